@@ -1,0 +1,109 @@
+//! Cell geometry: how a world rectangle and an interaction radius become nx x ny cells.
+
+use crate::world::WorldBounds;
+use glam::Vec2;
+
+/// Cells are made this much wider than the radius so that float rounding at a cell border can
+/// never put two boids closer than the radius more than one cell apart.
+const CELL_SLACK: f32 = 1.0 + 1e-3;
+
+/// Upper bound on the number of cells, whatever the radius: beyond it cells grow instead.
+const MAX_CELLS: usize = 1 << 24;
+
+/// The grid's cell geometry.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct GridLayout {
+    /// Lower-left corner of cell (0, 0).
+    pub min: Vec2,
+    /// World size (the period on a torus).
+    pub size: Vec2,
+    /// Side lengths of one cell; each at least the interaction radius.
+    pub cell: Vec2,
+    /// Reciprocal of `cell`.
+    pub inv_cell: Vec2,
+    /// Cells across.
+    pub nx: usize,
+    /// Cells down.
+    pub ny: usize,
+    /// The grid tiles a torus.
+    pub wrapped: bool,
+}
+
+impl Default for GridLayout {
+    fn default() -> Self {
+        Self::new(&WorldBounds::centred(1.0, 1.0, false), 1.0, 0)
+    }
+}
+
+impl GridLayout {
+    /// Lays cells of side >= `radius` over `bounds`. A non-finite or non-positive radius gives a
+    /// single cell (every boid sees every other), which is slow but never wrong.
+    pub fn new(bounds: &WorldBounds, radius: f32, boids: usize) -> Self {
+        let size = bounds.size.max(Vec2::splat(f32::MIN_POSITIVE));
+        let side = if radius.is_finite() && radius > 0.0 {
+            radius * CELL_SLACK
+        } else {
+            f32::INFINITY
+        };
+        let cells_on = |extent: f32| -> usize {
+            let n = if bounds.wrapped {
+                (extent / side).floor()
+            } else {
+                (extent / side).ceil()
+            };
+            if n.is_finite() { n.max(1.0) as usize } else { 1 }
+        };
+        let (mut nx, mut ny) = (cells_on(size.x), cells_on(size.y));
+        // Keep memory bounded for tiny radii in huge worlds: more cells than a few per boid only
+        // cost time in the prefix sum.
+        let limit = MAX_CELLS.min(boids.saturating_mul(4).max(1 << 16));
+        while nx.saturating_mul(ny) > limit {
+            nx = nx.div_ceil(2);
+            ny = ny.div_ceil(2);
+        }
+        let cell = if bounds.wrapped {
+            size / Vec2::new(nx as f32, ny as f32)
+        } else {
+            // Bounded: cells may overhang the far edge; what matters is side >= radius.
+            Vec2::new(
+                (size.x / nx as f32).max(side.min(size.x)),
+                (size.y / ny as f32).max(side.min(size.y)),
+            )
+        };
+        Self {
+            min: bounds.min,
+            size,
+            cell,
+            inv_cell: cell.recip(),
+            nx,
+            ny,
+            wrapped: bounds.wrapped,
+        }
+    }
+
+    /// Number of cells.
+    pub fn cell_count(&self) -> usize {
+        self.nx * self.ny
+    }
+
+    /// Column and row of the cell holding `p` (clamped to the grid; wrapped first on a torus).
+    #[inline]
+    pub fn cell_coords(&self, p: Vec2) -> (usize, usize) {
+        let mut u = (p - self.min) * self.inv_cell;
+        if self.wrapped {
+            let n = Vec2::new(self.nx as f32, self.ny as f32);
+            u = u.rem_euclid(n);
+        }
+        // `as usize` saturates: negatives and NaN become 0.
+        let cx = (u.x as usize).min(self.nx - 1);
+        let cy = (u.y as usize).min(self.ny - 1);
+        (cx, cy)
+    }
+
+    /// Index of the cell holding `p`.
+    #[inline]
+    pub fn cell_index(&self, p: Vec2) -> usize {
+        let (cx, cy) = self.cell_coords(p);
+        cy * self.nx + cx
+    }
+}

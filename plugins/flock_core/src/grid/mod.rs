@@ -1,0 +1,247 @@
+//! The uniform neighbour grid: boids counting-sorted by cell into contiguous columns.
+//!
+//! Each rebuild counts the boids per cell, turns the counts into offsets with a prefix sum and
+//! scatters positions and velocities into cell order, so a query walks at most nine short,
+//! contiguous runs of memory (three when the 3x3 block does not cross an edge of the grid).
+
+mod layout;
+mod nearest;
+
+pub use layout::GridLayout;
+
+use crate::world::WorldBounds;
+use glam::Vec2;
+
+/// Counting-sorted boid columns plus the per-cell offsets into them.
+///
+/// Indices handed out by queries are *sorted* indices (positions in [`NeighbourGrid::pos`]);
+/// [`NeighbourGrid::order`] maps them back to the caller's input order.
+#[derive(Clone, Debug, Default)]
+pub struct NeighbourGrid {
+    layout: GridLayout,
+    /// `cell_start[c]..cell_start[c + 1]` are the sorted indices of the boids in cell `c`.
+    cell_start: Vec<u32>,
+    /// Cell of each boid, in input order (scratch for the scatter pass).
+    cell_of_input: Vec<u32>,
+    /// Cell of each boid, in sorted order.
+    cell_of_sorted: Vec<u32>,
+    /// Sorted index -> input index.
+    order: Vec<u32>,
+    /// Input index -> sorted index.
+    rank: Vec<u32>,
+    /// Positions in cell order.
+    pos: Vec<Vec2>,
+    /// Velocities in cell order.
+    vel: Vec<Vec2>,
+}
+
+/// A run of consecutive cells on one axis and the shift that brings their boids next to the
+/// query point (non-zero only across the seam of a wrapped world).
+#[derive(Clone, Copy, Debug)]
+struct Run {
+    first: usize,
+    last: usize,
+    shift: f32,
+}
+
+/// Up to three runs per axis.
+#[derive(Clone, Copy, Debug)]
+struct Runs {
+    runs: [Run; 3],
+    len: usize,
+    /// The axis has fewer than three cells on a torus: every cell is visited once and the
+    /// nearest image is taken per pair instead of per run.
+    min_image: bool,
+}
+
+impl NeighbourGrid {
+    /// An empty grid; call [`NeighbourGrid::rebuild`] before querying it.
+    pub fn new() -> Self {
+        Self::default()
+    }
+
+    /// Sorts `positions` (with their `velocities`) into cells whose side is at least `radius`.
+    ///
+    /// In a wrapped world the cells tile the torus exactly. In a bounded world, boids outside the
+    /// rectangle are counted in the nearest border cell, which keeps queries correct (only
+    /// slower); callers whose boids roam far outside should pass a rectangle that covers them.
+    /// Buffers are reused, so after the first call with a given boid count nothing is allocated.
+    pub fn rebuild(
+        &mut self,
+        bounds: &WorldBounds,
+        radius: f32,
+        positions: &[Vec2],
+        velocities: &[Vec2],
+    ) {
+        assert_eq!(positions.len(), velocities.len(), "one velocity per position");
+        self.layout = GridLayout::new(bounds, radius, positions.len());
+        let n = positions.len();
+        let cells = self.layout.cell_count();
+
+        self.cell_start.clear();
+        self.cell_start.resize(cells + 1, 0);
+        self.cell_of_input.resize(n, 0);
+        self.cell_of_sorted.resize(n, 0);
+        self.order.resize(n, 0);
+        self.rank.resize(n, 0);
+        self.pos.resize(n, Vec2::ZERO);
+        self.vel.resize(n, Vec2::ZERO);
+
+        // Count: cell_start[c + 1] holds the number of boids in cell c.
+        for (i, &p) in positions.iter().enumerate() {
+            let c = self.layout.cell_index(p);
+            self.cell_of_input[i] = c as u32;
+            self.cell_start[c + 1] += 1;
+        }
+        // Prefix sum: cell_start[c] becomes the first sorted index of cell c.
+        for c in 0..cells {
+            self.cell_start[c + 1] += self.cell_start[c];
+        }
+        // Scatter, stable in input order. `cell_of_sorted` doubles as the write cursor per cell:
+        // borrow the counts' slots by walking a copy of the offsets.
+        let mut cursor = std::mem::take(&mut self.cell_of_sorted);
+        cursor.clear();
+        cursor.extend_from_slice(&self.cell_start[..cells]);
+        for i in 0..n {
+            let c = self.cell_of_input[i] as usize;
+            let k = cursor[c] as usize;
+            cursor[c] += 1;
+            self.order[k] = i as u32;
+            self.rank[i] = k as u32;
+            // On a torus the queries' seam shifts assume positions inside the period.
+            self.pos[k] = bounds.wrap(positions[i]);
+            self.vel[k] = velocities[i];
+        }
+        cursor.clear();
+        cursor.extend(self.order.iter().map(|&i| self.cell_of_input[i as usize]));
+        self.cell_of_sorted = cursor;
+    }
+
+    /// Number of boids in the grid.
+    pub fn len(&self) -> usize {
+        self.pos.len()
+    }
+
+    /// True when the grid holds no boid.
+    pub fn is_empty(&self) -> bool {
+        self.pos.is_empty()
+    }
+
+    /// The cell geometry of the last rebuild.
+    pub fn layout(&self) -> &GridLayout {
+        &self.layout
+    }
+
+    /// Positions in cell order.
+    pub fn pos(&self) -> &[Vec2] {
+        &self.pos
+    }
+
+    /// Velocities in cell order.
+    pub fn vel(&self) -> &[Vec2] {
+        &self.vel
+    }
+
+    /// Sorted index -> input index.
+    pub fn order(&self) -> &[u32] {
+        &self.order
+    }
+
+    /// Input index -> sorted index.
+    pub fn rank(&self) -> &[u32] {
+        &self.rank
+    }
+
+    /// Sorted indices of the boids in `cell`.
+    pub fn cell_range(&self, cell: usize) -> std::ops::Range<usize> {
+        self.cell_start[cell] as usize..self.cell_start[cell + 1] as usize
+    }
+
+    /// Calls `visit(j, offset, distance_squared)` for every other boid `j` (a sorted index) closer
+    /// than `radius` to boid `k` (also sorted), where `offset` points from `k` to `j`'s nearest
+    /// image. Visits cells in a fixed order, so results do not depend on threads. Stops after
+    /// `cap` neighbours (the firmware's MAX_NEARBY idea); pass `usize::MAX` for no cap.
+    /// Returns the number of neighbours visited.
+    #[inline]
+    pub fn for_each_neighbour<F: FnMut(usize, Vec2, f32)>(
+        &self,
+        k: usize,
+        radius: f32,
+        cap: usize,
+        mut visit: F,
+    ) -> usize {
+        let l = &self.layout;
+        let p = self.pos[k];
+        let cell = self.cell_of_sorted[k] as usize;
+        let (cx, cy) = (cell % l.nx, cell / l.nx);
+        let cols = runs(cx, l.nx, l.wrapped, l.size.x);
+        let rows = runs(cy, l.ny, l.wrapped, l.size.y);
+        let r2 = radius * radius;
+        let mut found = 0;
+        if cap == 0 {
+            return 0;
+        }
+        for row_run in &rows.runs[..rows.len] {
+            for ry in row_run.first..=row_run.last {
+                let row_base = ry * l.nx;
+                for col_run in &cols.runs[..cols.len] {
+                    let start = self.cell_start[row_base + col_run.first] as usize;
+                    let end = self.cell_start[row_base + col_run.last + 1] as usize;
+                    let shift = Vec2::new(col_run.shift, row_run.shift);
+                    for j in start..end {
+                        if j == k {
+                            continue;
+                        }
+                        let mut d = self.pos[j] + shift - p;
+                        if cols.min_image {
+                            d.x -= l.size.x * (d.x / l.size.x).round();
+                        }
+                        if rows.min_image {
+                            d.y -= l.size.y * (d.y / l.size.y).round();
+                        }
+                        let d2 = d.length_squared();
+                        if d2 < r2 {
+                            visit(j, d, d2);
+                            found += 1;
+                            if found >= cap {
+                                return found;
+                            }
+                        }
+                    }
+                }
+            }
+        }
+        found
+    }
+}
+
+/// The cells to visit on one axis around cell `c` of `n`.
+#[inline]
+fn runs(c: usize, n: usize, wrapped: bool, extent: f32) -> Runs {
+    let one = |first, last, shift| Run { first, last, shift };
+    let mut out = Runs {
+        runs: [one(0, 0, 0.0); 3],
+        len: 1,
+        min_image: false,
+    };
+    if wrapped && n < 3 {
+        out.runs[0] = one(0, n - 1, 0.0);
+        out.min_image = true;
+    } else if !wrapped || (c > 0 && c + 1 < n) {
+        out.runs[0] = one(c.saturating_sub(1), (c + 1).min(n - 1), 0.0);
+    } else if c == 0 {
+        // The last cell sits just below us across the seam.
+        out.runs[0] = one(n - 1, n - 1, -extent);
+        out.runs[1] = one(0, 1, 0.0);
+        out.len = 2;
+    } else {
+        // c == n - 1: the first cell sits just above us across the seam.
+        out.runs[0] = one(n - 2, n - 1, 0.0);
+        out.runs[1] = one(0, 0, extent);
+        out.len = 2;
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests;

@@ -1,0 +1,195 @@
+use super::*;
+use rand::rngs::Xoshiro256PlusPlus;
+use rand::{RngExt, SeedableRng};
+
+/// Pairs this close to the radius may fall either side of it through rounding; skip them.
+const BORDER_TOLERANCE: f32 = 1e-3;
+
+fn random_points(n: usize, bounds: &WorldBounds, seed: u64) -> Vec<Vec2> {
+    let mut rng = Xoshiro256PlusPlus::seed_from_u64(seed);
+    (0..n)
+        .map(|_| bounds.min + bounds.size * Vec2::new(rng.random::<f32>(), rng.random::<f32>()))
+        .collect()
+}
+
+fn brute_neighbours(points: &[Vec2], bounds: &WorldBounds, i: usize, r: f32) -> Vec<u32> {
+    let mut out: Vec<u32> = (0..points.len())
+        .filter(|&j| j != i && bounds.delta(points[i], points[j]).length() < r)
+        .map(|j| j as u32)
+        .collect();
+    out.sort_unstable();
+    out
+}
+
+fn near_border(points: &[Vec2], bounds: &WorldBounds, i: usize, j: usize, r: f32) -> bool {
+    (bounds.delta(points[i], points[j]).length() - r).abs() < BORDER_TOLERANCE * r
+}
+
+/// Checks every boid's neighbour set and offsets against the brute-force answer.
+fn check_against_brute_force(points: &[Vec2], bounds: &WorldBounds, r: f32) {
+    let vel = vec![Vec2::ZERO; points.len()];
+    let mut grid = NeighbourGrid::new();
+    grid.rebuild(bounds, r, points, &vel);
+    let mut rank = vec![0usize; points.len()];
+    for (k, &i) in grid.order().iter().enumerate() {
+        rank[i as usize] = k;
+    }
+    for i in 0..points.len() {
+        let mut got = Vec::new();
+        grid.for_each_neighbour(rank[i], r, usize::MAX, |j, d, d2| {
+            let input = grid.order()[j];
+            let expected = bounds.delta(points[i], points[input as usize]);
+            assert!((d - expected).length() < 1e-3, "offset {d} vs {expected}");
+            assert!((d2 - d.length_squared()).abs() < 1e-3);
+            got.push(input);
+        });
+        got.sort_unstable();
+        let want = brute_neighbours(points, bounds, i, r);
+        let differ: Vec<u32> = got
+            .iter()
+            .filter(|j| !want.contains(j))
+            .chain(want.iter().filter(|j| !got.contains(j)))
+            .copied()
+            .filter(|&j| !near_border(points, bounds, i, j as usize, r))
+            .collect();
+        assert!(
+            differ.is_empty(),
+            "boid {i} at {}: grid and brute force disagree on {differ:?}",
+            points[i]
+        );
+    }
+}
+
+#[test]
+fn bounded_random_sets_match_brute_force() {
+    for (seed, (w, h, r, n)) in [
+        (100.0, 80.0, 10.0, 400),
+        (100.0, 80.0, 33.0, 200),
+        (50.0, 50.0, 100.0, 50),
+        (640.0, 480.0, 40.0, 1000),
+    ]
+    .into_iter()
+    .enumerate()
+    {
+        let bounds = WorldBounds::centred(w, h, false);
+        check_against_brute_force(&random_points(n, &bounds, seed as u64), &bounds, r);
+    }
+}
+
+#[test]
+fn wrapped_random_sets_match_brute_force_across_the_seam() {
+    for (seed, (w, h, r, n)) in [
+        (100.0, 80.0, 10.0, 400),
+        (100.0, 80.0, 30.0, 300), // 3 x 2 cells: one axis narrower than a 3x3 block
+        (100.0, 100.0, 60.0, 100), // a single cell per axis
+        (10.0, 10.0, 1.0, 500),
+    ]
+    .into_iter()
+    .enumerate()
+    {
+        let bounds = WorldBounds::centred(w, h, true);
+        check_against_brute_force(&random_points(n, &bounds, 10 + seed as u64), &bounds, r);
+    }
+}
+
+#[test]
+fn boids_on_seams_and_cell_borders_find_each_other() {
+    let r = 10.0;
+    for wrapped in [false, true] {
+        let bounds = WorldBounds::centred(100.0, 100.0, wrapped);
+        let mut points = Vec::new();
+        // A lattice at exactly the cell borders (multiples of the radius) and half-way, including
+        // the world's edges: -50 and +50 are the same line on a torus.
+        for i in 0..=20 {
+            for j in 0..=20 {
+                points.push(Vec2::new(-50.0 + 5.0 * i as f32, -50.0 + 5.0 * j as f32));
+            }
+        }
+        points.push(Vec2::new(-50.0, -50.0)); // coincident with a lattice point
+        points.push(Vec2::new(49.999, 0.0));
+        check_against_brute_force(&points, &bounds, r);
+    }
+}
+
+#[test]
+fn neighbours_across_the_seam_are_seen_with_their_short_offset() {
+    let bounds = WorldBounds::centred(100.0, 100.0, true);
+    let points = [Vec2::new(-49.0, 0.0), Vec2::new(49.0, 0.0), Vec2::new(0.0, 49.5)];
+    let mut grid = NeighbourGrid::new();
+    grid.rebuild(&bounds, 5.0, &points, &[Vec2::ZERO; 3]);
+    let k = grid.order().iter().position(|&i| i == 0).unwrap();
+    let mut seen = Vec::new();
+    grid.for_each_neighbour(k, 5.0, usize::MAX, |j, d, _| seen.push((grid.order()[j], d)));
+    assert_eq!(seen.len(), 1);
+    assert_eq!(seen[0].0, 1);
+    assert!((seen[0].1 - Vec2::new(-2.0, 0.0)).length() < 1e-4);
+}
+
+#[test]
+fn cap_limits_the_neighbours_visited() {
+    let bounds = WorldBounds::centred(10.0, 10.0, false);
+    let points = vec![Vec2::ZERO; 20];
+    let mut grid = NeighbourGrid::new();
+    grid.rebuild(&bounds, 1.0, &points, &vec![Vec2::ZERO; 20]);
+    let mut count = 0;
+    assert_eq!(grid.for_each_neighbour(0, 1.0, 7, |_, _, _| count += 1), 7);
+    assert_eq!(count, 7);
+    assert_eq!(grid.for_each_neighbour(0, 1.0, usize::MAX, |_, _, _| ()), 19);
+}
+
+#[test]
+fn rebuild_is_a_stable_counting_sort() {
+    let bounds = WorldBounds::centred(100.0, 100.0, false);
+    let points = random_points(1000, &bounds, 7);
+    let vel: Vec<Vec2> = (0..1000).map(|i| Vec2::new(i as f32, 0.0)).collect();
+    let mut grid = NeighbourGrid::new();
+    grid.rebuild(&bounds, 7.0, &points, &vel);
+    let layout = *grid.layout();
+    let mut previous = (0usize, 0u32);
+    for (k, &i) in grid.order().iter().enumerate() {
+        let cell = layout.cell_index(points[i as usize]);
+        assert!(grid.cell_range(cell).contains(&k));
+        assert_eq!(grid.vel()[k].x, i as f32, "velocity travels with its boid");
+        if k > 0 && cell == previous.0 {
+            assert!(i > previous.1, "input order kept within a cell");
+        }
+        previous = (cell, i);
+    }
+}
+
+#[test]
+fn nearest_distance_is_exact() {
+    for wrapped in [false, true] {
+        let bounds = WorldBounds::centred(200.0, 120.0, wrapped);
+        // Sparse: most nearest neighbours lie several cells away.
+        let points = random_points(60, &bounds, 3);
+        let mut grid = NeighbourGrid::new();
+        grid.rebuild(&bounds, 5.0, &points, &vec![Vec2::ZERO; 60]);
+        for (k, &i) in grid.order().iter().enumerate() {
+            let want = (0..points.len())
+                .filter(|&j| j != i as usize)
+                .map(|j| bounds.delta(points[i as usize], points[j]).length())
+                .fold(f32::INFINITY, f32::min);
+            let got = grid.nearest_distance(k).unwrap();
+            assert!((got - want).abs() < 1e-3, "boid {i}: {got} vs {want}");
+        }
+    }
+}
+
+#[test]
+fn degenerate_inputs_do_not_panic() {
+    let bounds = WorldBounds::centred(100.0, 100.0, false);
+    let mut grid = NeighbourGrid::new();
+    grid.rebuild(&bounds, 10.0, &[], &[]);
+    assert!(grid.is_empty());
+    let far = [Vec2::new(1e9, -1e9), Vec2::new(f32::NAN, 0.0), Vec2::ZERO];
+    grid.rebuild(&bounds, 10.0, &far, &[Vec2::ZERO; 3]);
+    assert_eq!(grid.len(), 3);
+    grid.rebuild(&bounds, 0.0, &far, &[Vec2::ZERO; 3]);
+    grid.rebuild(&bounds, f32::NAN, &far, &[Vec2::ZERO; 3]);
+    assert_eq!(grid.nearest_distance(0).is_some(), true);
+    let one = [Vec2::ZERO];
+    grid.rebuild(&bounds, 10.0, &one, &[Vec2::ZERO]);
+    assert_eq!(grid.nearest_distance(0), None);
+    assert_eq!(grid.for_each_neighbour(0, 10.0, usize::MAX, |_, _, _| ()), 0);
+}

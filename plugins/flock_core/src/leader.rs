@@ -1,0 +1,119 @@
+//! Leader steering: seek, arrive, then orbit at a radius (the p5 sketch), or flee.
+
+use glam::Vec2;
+use serde::{Deserialize, Serialize};
+
+/// How a flock reacts to a leader.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum LeaderMode {
+    /// Stream to the leader, gather, then circle it.
+    #[default]
+    Follow,
+    /// Get away from the leader when it comes within `flee_radius`.
+    Flee,
+    /// Ignore it.
+    Off,
+}
+
+/// Tuning of the leader behaviour.
+#[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(default, deny_unknown_fields)]
+pub struct LeaderParams {
+    /// Follow, flee or ignore.
+    pub mode: LeaderMode,
+    /// Radius of the circle the flock settles on around the leader, in world units.
+    pub orbit_radius: f32,
+    /// Width of the band around the circle in which a bird turns from seeking to circling, in
+    /// world units; it also sets how gently birds arrive.
+    pub slowing_radius: f32,
+    /// Largest steering change per tick, in world units per tick².
+    pub max_force: f32,
+    /// Weight of the leader's pull relative to the flock's own rules.
+    pub weight: f32,
+    /// Birds closer than this flee a fleeing leader, in world units.
+    pub flee_radius: f32,
+    /// +1 circles counter-clockwise, -1 clockwise.
+    pub orbit_direction: f32,
+}
+
+impl Default for LeaderParams {
+    fn default() -> Self {
+        Self {
+            mode: LeaderMode::Follow,
+            orbit_radius: 60.0,
+            slowing_radius: 80.0,
+            max_force: 0.15,
+            weight: 1.0,
+            flee_radius: 150.0,
+            orbit_direction: 1.0,
+        }
+    }
+}
+
+impl LeaderParams {
+    /// The steering acceleration on a bird at offset `to_leader` (from the bird to the leader's
+    /// nearest image) moving at `vel`, for a flock whose cruising speed is `speed`.
+    #[inline]
+    pub fn steer(&self, to_leader: Vec2, vel: Vec2, speed: f32) -> Vec2 {
+        let dist = to_leader.length();
+        let desired = match self.mode {
+            LeaderMode::Off => return Vec2::ZERO,
+            LeaderMode::Flee => {
+                if dist >= self.flee_radius {
+                    return Vec2::ZERO;
+                }
+                // Straight away; a bird exactly on the leader picks any direction it already has.
+                let away = (-to_leader).try_normalize().unwrap_or_else(|| vel.normalize_or(Vec2::X));
+                away * speed
+            }
+            LeaderMode::Follow => {
+                let Some(inward) = to_leader.try_normalize() else {
+                    // On top of the leader: step out towards the circle along the current heading.
+                    return (vel.normalize_or(Vec2::X) * speed - vel).clamp_length_max(self.max_force)
+                        * self.weight;
+                };
+                // Radial speed falls from full seek far away, through zero on the circle (where
+                // the bird only circles), to an outward push inside it: seek, arrive, orbit.
+                let band = self.slowing_radius.max(f32::EPSILON);
+                let radial = ((dist - self.orbit_radius) / band).clamp(-1.0, 1.0);
+                // Counter-clockwise about the leader is the outward direction turned left.
+                let tangent = (-inward).perp() * self.orbit_direction.signum();
+                let tangential = (1.0 - radial * radial).max(0.0).sqrt();
+                (inward * radial + tangent * tangential) * speed
+            }
+        };
+        (desired - vel).clamp_length_max(self.max_force) * self.weight
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn far_away_birds_head_for_the_leader() {
+        let p = LeaderParams::default();
+        let a = p.steer(Vec2::new(1000.0, 0.0), Vec2::ZERO, 3.0);
+        assert!(a.x > 0.0 && a.y.abs() < 1e-6, "{a}");
+    }
+
+    #[test]
+    fn birds_on_the_circle_are_pushed_along_it() {
+        let p = LeaderParams::default();
+        // Leader 60 to the right: counter-clockwise around it means heading down (-y).
+        let a = p.steer(Vec2::new(60.0, 0.0), Vec2::ZERO, 3.0);
+        assert!(a.y < 0.0 && a.x.abs() < 1e-6, "{a}");
+    }
+
+    #[test]
+    fn flee_pushes_away_inside_the_radius_only() {
+        let p = LeaderParams {
+            mode: LeaderMode::Flee,
+            ..LeaderParams::default()
+        };
+        assert!(p.steer(Vec2::new(50.0, 0.0), Vec2::ZERO, 3.0).x < 0.0);
+        assert_eq!(p.steer(Vec2::new(500.0, 0.0), Vec2::ZERO, 3.0), Vec2::ZERO);
+        assert!(p.steer(Vec2::ZERO, Vec2::ZERO, 3.0).is_finite());
+    }
+}

@@ -1,0 +1,32 @@
+//! Bevy-free flocking maths: the neighbour grid, the steering models, edges, leaders, metrics and
+//! preset files.
+//!
+//! Everything here works on plain columns of positions and velocities (struct of arrays) so that
+//! the same code serves the Bevy plugins, the headless runs and the benchmarks, and its tests build
+//! in seconds.
+
+pub mod edges;
+pub mod grid;
+pub mod hash;
+pub mod leader;
+pub mod metrics;
+pub mod models;
+pub mod preset;
+pub mod rng;
+pub mod sim;
+pub mod world;
+
+pub use glam::Vec2;
+
+/// The items most users need.
+pub mod prelude {
+    pub use crate::edges::{EdgeMode, Edges};
+    pub use crate::grid::NeighbourGrid;
+    pub use crate::leader::{LeaderMode, LeaderParams};
+    pub use crate::metrics::FlockMetrics;
+    pub use crate::models::{Model, ModelKind};
+    pub use crate::preset::{Preset, PresetError};
+    pub use crate::sim::FlockSim;
+    pub use crate::world::WorldBounds;
+    pub use glam::Vec2;
+}

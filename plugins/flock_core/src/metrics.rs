@@ -1,0 +1,68 @@
+//! Figures of a flock: order (polarization), spacing (nearest-neighbour distances), speed and
+//! neighbourhood size.
+
+use crate::grid::NeighbourGrid;
+use crate::sim::FlockParams;
+use rayon::prelude::*;
+use serde::Serialize;
+
+/// What a flock looks like at one instant.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Serialize)]
+pub struct FlockMetrics {
+    /// Number of boids.
+    pub boids: usize,
+    /// Length of the mean unit velocity: 0 for random headings, 1 when all fly the same way.
+    pub polarization: f64,
+    /// Mean distance to the nearest other boid (`None` with fewer than two boids).
+    pub mean_nn_distance: Option<f64>,
+    /// Smallest distance between two boids (`None` with fewer than two boids).
+    pub min_nn_distance: Option<f64>,
+    /// Mean speed, in world units per tick.
+    pub mean_speed: f64,
+    /// Mean number of other boids within the interaction radius (before any cap).
+    pub mean_neighbours: f64,
+}
+
+impl FlockMetrics {
+    /// Measures the flock sorted into `grid` (whose radius is the model's interaction radius).
+    /// Sums run in a fixed order, so the figures do not depend on the thread count.
+    pub fn measure(grid: &NeighbourGrid, params: &FlockParams) -> Self {
+        let n = grid.len();
+        if n == 0 {
+            return Self::default();
+        }
+        let radius = params.model.interaction_radius();
+        let per_boid: Vec<(f32, f32, f32, Option<f32>, usize)> = (0..n)
+            .into_par_iter()
+            .map(|k| {
+                let v = grid.vel()[k];
+                let unit = v.normalize_or_zero();
+                let neighbours = grid.for_each_neighbour(k, radius, usize::MAX, |_, _, _| ());
+                (unit.x, unit.y, v.length(), grid.nearest_distance(k), neighbours)
+            })
+            .collect();
+        let (mut ux, mut uy, mut speed, mut nn_sum, mut neighbours) = (0.0, 0.0, 0.0, 0.0, 0usize);
+        let mut nn_min = f64::INFINITY;
+        let mut nn_count = 0usize;
+        for &(x, y, s, nn, count) in &per_boid {
+            ux += x as f64;
+            uy += y as f64;
+            speed += s as f64;
+            neighbours += count;
+            if let Some(d) = nn {
+                nn_sum += d as f64;
+                nn_min = nn_min.min(d as f64);
+                nn_count += 1;
+            }
+        }
+        let nf = n as f64;
+        Self {
+            boids: n,
+            polarization: (ux * ux + uy * uy).sqrt() / nf,
+            mean_nn_distance: (nn_count > 0).then(|| nn_sum / nn_count as f64),
+            min_nn_distance: (nn_count > 0).then_some(nn_min),
+            mean_speed: speed / nf,
+            mean_neighbours: neighbours as f64 / nf,
+        }
+    }
+}

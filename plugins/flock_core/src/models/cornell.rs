@@ -1,0 +1,96 @@
+//! The Cornell / DE1-SoC velocity-factor model: avoid, match, centre, then clamp the speed.
+
+use super::{SteerContext, check};
+use crate::grid::NeighbourGrid;
+use glam::Vec2;
+use serde::{Deserialize, Serialize};
+
+/// Parameters of the Cornell model; the defaults are the published set (V. Hunter Adams).
+/// Distances in pixels, speeds in pixels per tick (frame). The turn factor and margins belong to
+/// the flock's [`crate::edges::Edges`] (mode `turn`).
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(default, deny_unknown_fields)]
+pub struct Cornell {
+    /// Other boids within this distance count for matching and centering.
+    pub visual_range: f32,
+    /// Other boids within this distance are avoided.
+    pub protected_range: f32,
+    /// Pull towards the neighbours' centre of mass, per tick.
+    pub centering_factor: f32,
+    /// Push away from boids inside the protected range, per tick.
+    pub avoid_factor: f32,
+    /// Pull towards the neighbours' mean velocity, per tick.
+    pub matching_factor: f32,
+    /// Speeds are clamped to at most this.
+    pub max_speed: f32,
+    /// Speeds are clamped to at least this.
+    pub min_speed: f32,
+}
+
+impl Default for Cornell {
+    fn default() -> Self {
+        Self {
+            visual_range: 40.0,
+            protected_range: 8.0,
+            centering_factor: 0.0005,
+            avoid_factor: 0.05,
+            matching_factor: 0.05,
+            max_speed: 6.0,
+            min_speed: 3.0,
+        }
+    }
+}
+
+impl Cornell {
+    #[inline]
+    pub(super) fn steer(&self, grid: &NeighbourGrid, k: usize, ctx: &SteerContext) -> Vec2 {
+        let v = grid.vel()[k];
+        let (see2, close2) = (
+            self.visual_range * self.visual_range,
+            self.protected_range * self.protected_range,
+        );
+        let (mut close, mut vel_sum, mut off_sum, mut seen) = (Vec2::ZERO, Vec2::ZERO, Vec2::ZERO, 0u32);
+        let radius = self.visual_range.max(self.protected_range);
+        grid.for_each_neighbour(k, radius, ctx.cap, |j, d, d2| {
+            if d2 < close2 {
+                close -= d; // close_d += pos - other.pos
+            }
+            if d2 < see2 {
+                vel_sum += grid.vel()[j];
+                off_sum += d;
+                seen += 1;
+            }
+        });
+        let mut a = close * self.avoid_factor;
+        if seen > 0 {
+            let n = seen as f32;
+            a += (vel_sum / n - v) * self.matching_factor;
+            a += (off_sum / n) * self.centering_factor;
+        }
+        a
+    }
+
+    #[inline]
+    pub(super) fn integrate_velocity(&self, v: Vec2, a: Vec2) -> Vec2 {
+        let v = v + a;
+        let speed = v.length();
+        if speed > self.max_speed {
+            v * (self.max_speed / speed)
+        } else if speed < self.min_speed {
+            // The original divides by the speed; a stopped boid sets off along +x instead.
+            v.try_normalize().unwrap_or(Vec2::X) * self.min_speed
+        } else {
+            v
+        }
+    }
+
+    pub(super) fn validate(&self) -> Result<(), (&'static str, String)> {
+        check("visual_range", self.visual_range, f32::MIN_POSITIVE)?;
+        check("protected_range", self.protected_range, 0.0)?;
+        check("centering_factor", self.centering_factor, f32::MIN)?;
+        check("avoid_factor", self.avoid_factor, f32::MIN)?;
+        check("matching_factor", self.matching_factor, f32::MIN)?;
+        check("min_speed", self.min_speed, 0.0)?;
+        check("max_speed", self.max_speed, self.min_speed)
+    }
+}

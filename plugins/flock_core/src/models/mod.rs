@@ -1,0 +1,148 @@
+//! The steering models: each turns a boid's neighbourhood into an acceleration for this tick and
+//! says how velocity follows from it (speed limits, drag).
+
+mod cornell;
+mod reynolds;
+mod spaceboids;
+
+pub use cornell::Cornell;
+pub use reynolds::Reynolds;
+pub use spaceboids::SpaceBoids;
+
+use crate::grid::NeighbourGrid;
+use glam::Vec2;
+use serde::{Deserialize, Serialize};
+
+/// Which model a flock runs.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum ModelKind {
+    /// Craig Reynolds' steering as in the p5 leader sketch.
+    Reynolds,
+    /// The velocity-factor model of the Cornell / DE1-SoC boids.
+    Cornell,
+    /// SpaceBoids' weighted sum of normalised directions.
+    SpaceBoids,
+}
+
+impl ModelKind {
+    /// All kinds, in the order a picker shows them.
+    pub const ALL: [ModelKind; 3] = [Self::Reynolds, Self::Cornell, Self::SpaceBoids];
+
+    /// The name preset files use (also the name of the model's table).
+    pub fn name(self) -> &'static str {
+        match self {
+            Self::Reynolds => "reynolds",
+            Self::Cornell => "cornell",
+            Self::SpaceBoids => "spaceboids",
+        }
+    }
+}
+
+/// A model with its parameters.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub enum Model {
+    /// See [`Reynolds`].
+    Reynolds(Reynolds),
+    /// See [`Cornell`].
+    Cornell(Cornell),
+    /// See [`SpaceBoids`].
+    SpaceBoids(SpaceBoids),
+}
+
+/// Per-tick facts a model may need besides the neighbourhood.
+#[derive(Clone, Copy, Debug)]
+pub struct SteerContext<'a> {
+    /// Ticks since the flock started.
+    pub tick: u64,
+    /// The run's seed.
+    pub seed: u64,
+    /// Most neighbours a boid considers (`usize::MAX`: all).
+    pub cap: usize,
+    /// Stable identity of each boid, by input index.
+    pub ids: &'a [u32],
+}
+
+impl Model {
+    /// The default parameters of a kind.
+    pub fn default_for(kind: ModelKind) -> Self {
+        match kind {
+            ModelKind::Reynolds => Self::Reynolds(Reynolds::default()),
+            ModelKind::Cornell => Self::Cornell(Cornell::default()),
+            ModelKind::SpaceBoids => Self::SpaceBoids(SpaceBoids::default()),
+        }
+    }
+
+    /// Which kind this is.
+    pub fn kind(&self) -> ModelKind {
+        match self {
+            Self::Reynolds(_) => ModelKind::Reynolds,
+            Self::Cornell(_) => ModelKind::Cornell,
+            Self::SpaceBoids(_) => ModelKind::SpaceBoids,
+        }
+    }
+
+    /// The largest distance at which a boid reacts to another: the grid's cell side.
+    pub fn interaction_radius(&self) -> f32 {
+        match self {
+            Self::Reynolds(m) => m.perception_radius.max(m.separation_radius),
+            Self::Cornell(m) => m.visual_range.max(m.protected_range),
+            Self::SpaceBoids(m) => m.sight_range.max(m.near_range),
+        }
+    }
+
+    /// Typical flying speed, used for leader steering and initial velocities.
+    pub fn cruise_speed(&self) -> f32 {
+        match self {
+            Self::Reynolds(m) => m.max_speed,
+            Self::Cornell(m) => 0.5 * (m.min_speed + m.max_speed),
+            Self::SpaceBoids(m) => m.max_speed,
+        }
+    }
+
+    /// The acceleration of boid `k` (a sorted index of `grid`) this tick.
+    #[inline]
+    pub fn steer(&self, grid: &NeighbourGrid, k: usize, ctx: &SteerContext) -> Vec2 {
+        match self {
+            Self::Reynolds(m) => m.steer(grid, k, ctx),
+            Self::Cornell(m) => m.steer(grid, k, ctx),
+            Self::SpaceBoids(m) => m.steer(grid, k, ctx),
+        }
+    }
+
+    /// The new velocity from the old one and this tick's total acceleration.
+    #[inline]
+    pub fn integrate_velocity(&self, v: Vec2, a: Vec2) -> Vec2 {
+        let v = match self {
+            Self::Reynolds(m) => m.integrate_velocity(v, a),
+            Self::Cornell(m) => m.integrate_velocity(v, a),
+            Self::SpaceBoids(m) => m.integrate_velocity(v, a),
+        };
+        // A non-finite acceleration (from a non-finite parameter) must not poison the flock.
+        if v.is_finite() { v } else { Vec2::ZERO }
+    }
+
+    /// Checks the parameters, naming the first bad field.
+    pub fn validate(&self) -> Result<(), (&'static str, String)> {
+        match self {
+            Self::Reynolds(m) => m.validate(),
+            Self::Cornell(m) => m.validate(),
+            Self::SpaceBoids(m) => m.validate(),
+        }
+    }
+}
+
+/// `v` scaled to length `len`, or zero when `v` has no direction (p5's `setMag`).
+#[inline]
+pub(crate) fn with_length(v: Vec2, len: f32) -> Vec2 {
+    v.normalize_or_zero() * len
+}
+
+/// Fails with the field's name unless `value` is finite and at least `min`.
+pub(crate) fn check(field: &'static str, value: f32, min: f32) -> Result<(), (&'static str, String)> {
+    if value.is_finite() && value >= min {
+        Ok(())
+    } else {
+        Err((field, format!("must be a finite number >= {min}, got {value}")))
+    }
+}

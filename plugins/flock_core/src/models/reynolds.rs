@@ -1,0 +1,100 @@
+//! Reynolds steering as the p5 leader sketch uses it: desired velocities at `max_speed`,
+//! steering limited by `max_force`, separation weighted by 1/d².
+
+use super::{SteerContext, check, with_length};
+use crate::grid::NeighbourGrid;
+use glam::Vec2;
+use serde::{Deserialize, Serialize};
+
+/// Parameters of the Reynolds model. Distances in world units (pixels in the sketch), speeds per
+/// tick (one tick = one frame at 60 Hz).
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(default, deny_unknown_fields)]
+pub struct Reynolds {
+    /// Top speed; every desired velocity has this length.
+    pub max_speed: f32,
+    /// Largest steering change per tick from alignment and cohesion.
+    pub max_force: f32,
+    /// Separation's steering may reach this multiple of `max_force` (1.2 in the sketch).
+    pub separation_force_factor: f32,
+    /// Neighbours closer than this are aligned with and drawn towards.
+    pub perception_radius: f32,
+    /// Neighbours closer than this push away, weighted by 1/d² (25 px in the sketch).
+    pub separation_radius: f32,
+    /// Weight of separation.
+    pub separation_weight: f32,
+    /// Weight of alignment.
+    pub alignment_weight: f32,
+    /// Weight of cohesion.
+    pub cohesion_weight: f32,
+}
+
+impl Default for Reynolds {
+    fn default() -> Self {
+        Self {
+            max_speed: 3.0,
+            max_force: 0.05,
+            separation_force_factor: 1.2,
+            perception_radius: 50.0,
+            separation_radius: 25.0,
+            separation_weight: 1.5,
+            alignment_weight: 1.0,
+            cohesion_weight: 1.0,
+        }
+    }
+}
+
+impl Reynolds {
+    #[inline]
+    pub(super) fn steer(&self, grid: &NeighbourGrid, k: usize, ctx: &SteerContext) -> Vec2 {
+        let v = grid.vel()[k];
+        let (see2, sep2) = (
+            self.perception_radius * self.perception_radius,
+            self.separation_radius * self.separation_radius,
+        );
+        let (mut vel_sum, mut off_sum, mut seen) = (Vec2::ZERO, Vec2::ZERO, 0u32);
+        let (mut push, mut pushed) = (Vec2::ZERO, 0u32);
+        let radius = self.perception_radius.max(self.separation_radius);
+        grid.for_each_neighbour(k, radius, ctx.cap, |j, d, d2| {
+            if d2 < see2 {
+                vel_sum += grid.vel()[j];
+                off_sum += d;
+                seen += 1;
+            }
+            // Coincident birds (d = 0) have no direction to push along: the sketch skips them.
+            if d2 < sep2 && d2 > 0.0 {
+                push -= d / d2;
+                pushed += 1;
+            }
+        });
+        let mut a = Vec2::ZERO;
+        if seen > 0 {
+            let n = seen as f32;
+            let align = (with_length(vel_sum / n, self.max_speed) - v).clamp_length_max(self.max_force);
+            let cohere = (with_length(off_sum / n, self.max_speed) - v).clamp_length_max(self.max_force);
+            a += align * self.alignment_weight + cohere * self.cohesion_weight;
+        }
+        if pushed > 0 {
+            let separate = (with_length(push / pushed as f32, self.max_speed) - v)
+                .clamp_length_max(self.max_force * self.separation_force_factor);
+            a += separate * self.separation_weight;
+        }
+        a
+    }
+
+    #[inline]
+    pub(super) fn integrate_velocity(&self, v: Vec2, a: Vec2) -> Vec2 {
+        (v + a).clamp_length_max(self.max_speed)
+    }
+
+    pub(super) fn validate(&self) -> Result<(), (&'static str, String)> {
+        check("max_speed", self.max_speed, 0.0)?;
+        check("max_force", self.max_force, 0.0)?;
+        check("separation_force_factor", self.separation_force_factor, 0.0)?;
+        check("perception_radius", self.perception_radius, f32::MIN_POSITIVE)?;
+        check("separation_radius", self.separation_radius, 0.0)?;
+        check("separation_weight", self.separation_weight, f32::MIN)?;
+        check("alignment_weight", self.alignment_weight, f32::MIN)?;
+        check("cohesion_weight", self.cohesion_weight, f32::MIN)
+    }
+}

@@ -1,0 +1,228 @@
+//! Preset files: one TOML schema for every model, loaded by name (built in) or by path, with
+//! `NAME=VALUE` overrides and errors that name the file, the line and the field.
+
+mod builtin;
+mod error;
+mod overrides;
+
+pub use builtin::{BUILTIN_PRESETS, builtin_names};
+pub use error::PresetError;
+
+use crate::edges::Edges;
+use crate::leader::LeaderParams;
+use crate::models::{Cornell, Model, ModelKind, Reynolds, SpaceBoids};
+use crate::sim::FlockParams;
+use glam::Vec2;
+use serde::{Deserialize, Serialize};
+use std::path::Path;
+
+/// The schema version this build reads and writes.
+pub const PRESET_VERSION: u32 = 1;
+
+/// A preset: world, edges, leader tuning and a model with its parameters. Every field but
+/// `model` is optional and falls back to the defaults.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Preset {
+    /// Schema version (1).
+    #[serde(default = "current_version")]
+    pub version: u32,
+    /// One line for people.
+    #[serde(default)]
+    pub description: String,
+    /// Which model the flock runs; its parameters are the table of the same name.
+    pub model: ModelKind,
+    /// World size and flock size.
+    #[serde(default)]
+    pub world: WorldSection,
+    /// Edge behaviour.
+    #[serde(default)]
+    pub edges: Edges,
+    /// How the flock treats leaders.
+    #[serde(default)]
+    pub leader: LeaderParams,
+    /// Parameters of the `reynolds` model.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub reynolds: Option<Reynolds>,
+    /// Parameters of the `cornell` model.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub cornell: Option<Cornell>,
+    /// Parameters of the `spaceboids` model.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub spaceboids: Option<SpaceBoids>,
+}
+
+fn current_version() -> u32 {
+    PRESET_VERSION
+}
+
+/// The `[world]` table.
+#[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(default, deny_unknown_fields)]
+pub struct WorldSection {
+    /// World width, in world units.
+    pub width: f32,
+    /// World height, in world units.
+    pub height: f32,
+    /// Number of birds when none is asked for.
+    pub boids: u32,
+    /// Most neighbours a bird considers (0: no cap).
+    pub max_neighbours: u32,
+}
+
+impl Default for WorldSection {
+    fn default() -> Self {
+        Self {
+            width: 1280.0,
+            height: 720.0,
+            boids: 2000,
+            max_neighbours: 0,
+        }
+    }
+}
+
+/// Largest flock a preset may ask for.
+pub const MAX_BOIDS: u32 = 50_000_000;
+
+impl Preset {
+    /// A preset for `kind` with every default.
+    pub fn defaults_for(kind: ModelKind) -> Self {
+        let mut preset = Self {
+            version: PRESET_VERSION,
+            description: String::new(),
+            model: kind,
+            world: WorldSection::default(),
+            edges: Edges::default(),
+            leader: LeaderParams::default(),
+            reynolds: None,
+            cornell: None,
+            spaceboids: None,
+        };
+        preset.fill_model_defaults();
+        preset
+    }
+
+    /// Parses and checks preset text; `origin` names it in errors (a path or a built-in name).
+    pub fn from_toml(text: &str, origin: &str) -> Result<Self, PresetError> {
+        let mut preset: Preset =
+            toml::from_str(text).map_err(|e| PresetError::parse(origin, text, &e))?;
+        preset.fill_model_defaults();
+        preset
+            .validate()
+            .map_err(|(field, message)| PresetError::invalid(origin, Some(text), &field, message))?;
+        Ok(preset)
+    }
+
+    /// Loads a preset file.
+    pub fn load_path(path: &Path) -> Result<Self, PresetError> {
+        let origin = path.display().to_string();
+        let text = std::fs::read_to_string(path).map_err(|e| PresetError::Io {
+            path: origin.clone(),
+            message: e.to_string(),
+        })?;
+        Self::from_toml(&text, &origin)
+    }
+
+    /// Loads a built-in preset by name, or a file when `name_or_path` looks like a path (has a
+    /// `/`, a `.toml` ending, or names an existing file).
+    pub fn load(name_or_path: &str) -> Result<Self, PresetError> {
+        if let Some((_, text)) = BUILTIN_PRESETS.iter().find(|(n, _)| *n == name_or_path) {
+            return Self::from_toml(text, &format!("built-in preset `{name_or_path}`"));
+        }
+        let path = Path::new(name_or_path);
+        if name_or_path.contains(['/', '\\']) || name_or_path.ends_with(".toml") || path.is_file() {
+            return Self::load_path(path);
+        }
+        Err(PresetError::UnknownPreset {
+            name: name_or_path.to_string(),
+            available: builtin_names(),
+        })
+    }
+
+    /// The preset as TOML text (every field, the active model's table included).
+    pub fn to_toml(&self) -> String {
+        toml::to_string_pretty(self).expect("a preset always serialises")
+    }
+
+    /// The active model with its parameters.
+    pub fn model(&self) -> Model {
+        match self.model {
+            ModelKind::Reynolds => Model::Reynolds(self.reynolds.clone().unwrap_or_default()),
+            ModelKind::Cornell => Model::Cornell(self.cornell.clone().unwrap_or_default()),
+            ModelKind::SpaceBoids => Model::SpaceBoids(self.spaceboids.clone().unwrap_or_default()),
+        }
+    }
+
+    /// Replaces the active model (and its table) with `model`.
+    pub fn set_model(&mut self, model: Model) {
+        self.model = model.kind();
+        match model {
+            Model::Reynolds(m) => self.reynolds = Some(m),
+            Model::Cornell(m) => self.cornell = Some(m),
+            Model::SpaceBoids(m) => self.spaceboids = Some(m),
+        }
+    }
+
+    /// The flock parameters this preset describes.
+    pub fn flock_params(&self) -> FlockParams {
+        FlockParams {
+            world_size: Vec2::new(self.world.width, self.world.height),
+            edges: self.edges,
+            model: self.model(),
+            max_neighbours: self.world.max_neighbours,
+        }
+    }
+
+    /// Gives the active model a table, filled with defaults where the file had none.
+    fn fill_model_defaults(&mut self) {
+        let model = self.model();
+        self.set_model(model);
+    }
+
+    /// Checks every value, naming the first bad field as `table.field`.
+    pub fn validate(&self) -> Result<(), (String, String)> {
+        let bad = |table: &str, field: &str, message: String| Err((format!("{table}.{field}"), message));
+        if self.version != PRESET_VERSION {
+            return Err((
+                "version".into(),
+                format!("this build reads version {PRESET_VERSION}, the file says {}", self.version),
+            ));
+        }
+        for (field, value) in [("width", self.world.width), ("height", self.world.height)] {
+            if !(value.is_finite() && value > 0.0) {
+                return bad("world", field, format!("must be a positive number, got {value}"));
+            }
+        }
+        if self.world.boids > MAX_BOIDS {
+            return bad("world", "boids", format!("at most {MAX_BOIDS}, got {}", self.world.boids));
+        }
+        for (field, value) in [("margin", self.edges.margin), ("turn_factor", self.edges.turn_factor)] {
+            if !(value.is_finite() && value >= 0.0) {
+                return bad("edges", field, format!("must be a finite number >= 0, got {value}"));
+            }
+        }
+        let l = &self.leader;
+        for (field, value) in [
+            ("orbit_radius", l.orbit_radius),
+            ("slowing_radius", l.slowing_radius),
+            ("max_force", l.max_force),
+            ("flee_radius", l.flee_radius),
+        ] {
+            if !(value.is_finite() && value >= 0.0) {
+                return bad("leader", field, format!("must be a finite number >= 0, got {value}"));
+            }
+        }
+        if !l.weight.is_finite() {
+            return bad("leader", "weight", format!("must be finite, got {}", l.weight));
+        }
+        if l.orbit_direction != 1.0 && l.orbit_direction != -1.0 {
+            return bad("leader", "orbit_direction", format!("must be 1 or -1, got {}", l.orbit_direction));
+        }
+        self.model()
+            .validate()
+            .map_err(|(field, message)| (format!("{}.{field}", self.model.name()), message))
+    }
+}
+
+#[cfg(test)]
+mod tests;

@@ -1,0 +1,13 @@
+//! The presets that ship inside the binary (the files in `assets/presets/`).
+
+/// `(name, TOML text)` of each built-in preset.
+pub const BUILTIN_PRESETS: &[(&str, &str)] = &[
+    ("reynolds", include_str!("../../../../assets/presets/reynolds.toml")),
+    ("cornell", include_str!("../../../../assets/presets/cornell.toml")),
+    ("spaceboids", include_str!("../../../../assets/presets/spaceboids.toml")),
+];
+
+/// Names of the built-in presets.
+pub fn builtin_names() -> Vec<String> {
+    BUILTIN_PRESETS.iter().map(|(n, _)| n.to_string()).collect()
+}

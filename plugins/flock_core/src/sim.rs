@@ -1,0 +1,247 @@
+//! One flock's tick as five phases over plain columns, and [`FlockSim`], a flock that owns its
+//! columns (used by benchmarks and tests; the Bevy plugins call the same phase functions).
+
+use crate::edges::{EdgeMode, Edges};
+use crate::grid::NeighbourGrid;
+use crate::hash::state_hash;
+use crate::leader::LeaderParams;
+use crate::metrics::FlockMetrics;
+use crate::models::{Model, ModelKind, SteerContext};
+use crate::world::WorldBounds;
+use glam::Vec2;
+use rand::rngs::Xoshiro256PlusPlus;
+use rand::{RngExt, SeedableRng};
+use rayon::prelude::*;
+
+/// Everything that defines how one flock behaves.
+#[derive(Clone, Debug, PartialEq)]
+pub struct FlockParams {
+    /// World width and height, in world units; the world is centred on the origin.
+    pub world_size: Vec2,
+    /// Edge behaviour.
+    pub edges: Edges,
+    /// Steering model and its parameters.
+    pub model: Model,
+    /// Most neighbours a boid considers, nearest cells first (0: no cap).
+    pub max_neighbours: u32,
+}
+
+impl Default for FlockParams {
+    fn default() -> Self {
+        Self {
+            world_size: Vec2::new(1280.0, 720.0),
+            edges: Edges::default(),
+            model: Model::default_for(ModelKind::Reynolds),
+            max_neighbours: 0,
+        }
+    }
+}
+
+impl FlockParams {
+    /// The world rectangle; a torus in `wrap` mode.
+    pub fn bounds(&self) -> WorldBounds {
+        WorldBounds::centred(
+            self.world_size.x,
+            self.world_size.y,
+            self.edges.mode == EdgeMode::Wrap,
+        )
+    }
+
+    /// The neighbour cap as a count (`usize::MAX` when uncapped).
+    pub fn cap(&self) -> usize {
+        match self.max_neighbours {
+            0 => usize::MAX,
+            n => n as usize,
+        }
+    }
+}
+
+/// A leader as the flock sees it this tick.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct LeaderState {
+    /// Where the leader is.
+    pub pos: Vec2,
+    /// How the flock reacts to it.
+    pub params: LeaderParams,
+}
+
+/// Phase 1: sorts the flock into `grid`. In an open world (`none` edges) the grid covers the
+/// flock wherever it has flown.
+pub fn collect_neighbours(grid: &mut NeighbourGrid, params: &FlockParams, pos: &[Vec2], vel: &[Vec2]) {
+    let mut bounds = params.bounds();
+    if params.edges.mode == EdgeMode::None {
+        let (lo, hi) = pos
+            .iter()
+            .filter(|p| p.is_finite())
+            .fold((bounds.min, bounds.max()), |(lo, hi), &p| (lo.min(p), hi.max(p)));
+        bounds.min = lo;
+        bounds.size = hi - lo;
+    }
+    grid.rebuild(&bounds, params.model.interaction_radius(), pos, vel);
+}
+
+/// Phase 2: every boid's acceleration from its model, in input order.
+pub fn steer(grid: &NeighbourGrid, params: &FlockParams, ctx: &SteerContext, acc: &mut [Vec2]) {
+    let rank = grid.rank();
+    acc.par_iter_mut()
+        .enumerate()
+        .for_each(|(i, a)| *a = params.model.steer(grid, rank[i] as usize, ctx));
+}
+
+/// Phase 3: adds each leader's pull (or push) to the accelerations.
+pub fn follow_leaders(
+    params: &FlockParams,
+    leaders: &[LeaderState],
+    pos: &[Vec2],
+    vel: &[Vec2],
+    acc: &mut [Vec2],
+) {
+    if leaders.is_empty() {
+        return;
+    }
+    let world = params.bounds();
+    let speed = params.model.cruise_speed();
+    acc.par_iter_mut().enumerate().for_each(|(i, a)| {
+        for leader in leaders {
+            *a += leader.params.steer(world.delta(pos[i], leader.pos), vel[i], speed);
+        }
+    });
+}
+
+/// Phase 4: adds the edge-turning acceleration (`turn` mode).
+pub fn turn_at_edges(params: &FlockParams, pos: &[Vec2], acc: &mut [Vec2]) {
+    if params.edges.mode != EdgeMode::Turn {
+        return;
+    }
+    let world = params.bounds();
+    acc.par_iter_mut()
+        .zip(pos.par_iter())
+        .for_each(|(a, &p)| *a += params.edges.turn_acceleration(&world, p));
+}
+
+/// Phase 5: velocity from acceleration (the model's speed rules), then position, then the
+/// world's topology. Boids for which `skip` is true (moved by something else, like the player)
+/// keep their state.
+pub fn integrate(
+    params: &FlockParams,
+    pos: &mut [Vec2],
+    vel: &mut [Vec2],
+    acc: &[Vec2],
+    skip: Option<&[bool]>,
+) {
+    let world = params.bounds();
+    pos.par_iter_mut()
+        .zip(vel.par_iter_mut())
+        .enumerate()
+        .for_each(|(i, (p, v))| {
+            if skip.is_some_and(|s| s[i]) {
+                return;
+            }
+            *v = params.model.integrate_velocity(*v, acc[i]);
+            *p += *v;
+            params.edges.confine(&world, p, v);
+        });
+}
+
+/// Random starting positions (uniform over the world) and headings (uniform), with speeds
+/// between half and all of the model's cruising speed. Same seed, same flock.
+pub fn initial_boids(params: &FlockParams, n: usize, seed: u64) -> (Vec<Vec2>, Vec<Vec2>) {
+    let mut rng = Xoshiro256PlusPlus::seed_from_u64(seed);
+    let world = params.bounds();
+    let speed = params.model.cruise_speed();
+    let mut pos = Vec::with_capacity(n);
+    let mut vel = Vec::with_capacity(n);
+    for _ in 0..n {
+        let u = Vec2::new(rng.random::<f32>(), rng.random::<f32>());
+        pos.push(world.wrap(world.min + world.size * u));
+        let angle = rng.random::<f32>() * std::f32::consts::TAU;
+        let s = speed * (0.5 + 0.5 * rng.random::<f32>());
+        vel.push(Vec2::from_angle(angle) * s);
+    }
+    (pos, vel)
+}
+
+/// A flock that owns its columns: the five phases in order, without Bevy.
+#[derive(Clone, Debug)]
+pub struct FlockSim {
+    /// How the flock behaves.
+    pub params: FlockParams,
+    /// Positions, by boid.
+    pub pos: Vec<Vec2>,
+    /// Velocities, by boid.
+    pub vel: Vec<Vec2>,
+    /// Leaders this flock reacts to.
+    pub leaders: Vec<LeaderState>,
+    acc: Vec<Vec2>,
+    ids: Vec<u32>,
+    grid: NeighbourGrid,
+    tick: u64,
+    seed: u64,
+}
+
+impl FlockSim {
+    /// `n` boids placed by [`initial_boids`] with `seed`.
+    pub fn new(params: FlockParams, n: usize, seed: u64) -> Self {
+        let (pos, vel) = initial_boids(&params, n, seed);
+        Self::from_state(params, pos, vel, seed)
+    }
+
+    /// A flock from given positions and velocities.
+    pub fn from_state(params: FlockParams, pos: Vec<Vec2>, vel: Vec<Vec2>, seed: u64) -> Self {
+        assert_eq!(pos.len(), vel.len(), "one velocity per position");
+        let n = pos.len();
+        Self {
+            params,
+            pos,
+            vel,
+            leaders: Vec::new(),
+            acc: vec![Vec2::ZERO; n],
+            ids: (0..n as u32).collect(),
+            grid: NeighbourGrid::new(),
+            tick: 0,
+            seed,
+        }
+    }
+
+    /// Number of boids.
+    pub fn len(&self) -> usize {
+        self.pos.len()
+    }
+
+    /// True when the flock is empty.
+    pub fn is_empty(&self) -> bool {
+        self.pos.is_empty()
+    }
+
+    /// Ticks taken so far.
+    pub fn tick(&self) -> u64 {
+        self.tick
+    }
+
+    /// Advances one tick.
+    pub fn step(&mut self) {
+        collect_neighbours(&mut self.grid, &self.params, &self.pos, &self.vel);
+        let ctx = SteerContext {
+            tick: self.tick,
+            seed: self.seed,
+            cap: self.params.cap(),
+            ids: &self.ids,
+        };
+        steer(&self.grid, &self.params, &ctx, &mut self.acc);
+        follow_leaders(&self.params, &self.leaders, &self.pos, &self.vel, &mut self.acc);
+        turn_at_edges(&self.params, &self.pos, &mut self.acc);
+        integrate(&self.params, &mut self.pos, &mut self.vel, &self.acc, None);
+        self.tick += 1;
+    }
+
+    /// Figures of the flock as it is now.
+    pub fn metrics(&mut self) -> FlockMetrics {
+        collect_neighbours(&mut self.grid, &self.params, &self.pos, &self.vel);
+        FlockMetrics::measure(&self.grid, &self.params)
+    }
+
+    /// Fingerprint of positions and velocities, for determinism checks.
+    pub fn state_hash(&self) -> u64 {
+        state_hash(&self.pos, &self.vel)
+    }
+}
