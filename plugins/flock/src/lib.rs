@@ -1,1 +1,38 @@
+//! Bevy plugins for flocking: boids as entities, flocks with their own parameters, the tick as a
+//! chain of [`FlockSystems`], and leaders the flock follows or flees.
+//!
+//! Add [`FlockPlugins`] (or just [`FlockPlugin`]), spawn a flock with
+//! [`SpawnFlockExt::spawn_flock`], and the birds fly in `FixedUpdate`:
+//!
+//! ```no_run
+//! use bevy::prelude::*;
+//! use flock::prelude::*;
+//!
+//! App::new()
+//!     .add_plugins((MinimalPlugins, FlockPlugins))
+//!     .add_systems(Startup, |mut commands: Commands| {
+//!         commands.spawn_flock(FlockParams::default(), 500, 42);
+//!     })
+//!     .run();
+//! ```
 
+pub mod components;
+pub mod measure;
+pub mod plugin;
+pub mod spawn;
+pub mod stepping;
+pub mod systems;
+
+pub use flock_core;
+pub use plugin::{FlockPlugin, FlockPlugins, FlockSystems, TransformSyncPlugin};
+
+/// The items most users need.
+pub mod prelude {
+    pub use crate::components::{Boid, Flock, FlockColumns, FlockMember, Leader, Piloted, Position, Velocity};
+    pub use crate::measure::{flock_metrics, flock_state_hash};
+    pub use crate::plugin::{FlockPlugin, FlockPlugins, FlockSystems, TransformSyncPlugin};
+    pub use crate::spawn::SpawnFlockExt;
+    pub use crate::stepping::advance_ticks;
+    pub use flock_core::prelude::*;
+    pub use flock_core::sim::FlockParams;
+}

@@ -5,6 +5,7 @@ use glam::Vec2;
 use serde::{Deserialize, Serialize};
 
 /// The edge behaviour of a flock.
+#[cfg_attr(feature = "reflect", derive(bevy_reflect::Reflect))]
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "lowercase")]
 pub enum EdgeMode {
@@ -36,6 +37,7 @@ impl EdgeMode {
 }
 
 /// Edge behaviour and its parameters.
+#[cfg_attr(feature = "reflect", derive(bevy_reflect::Reflect))]
 #[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(default, deny_unknown_fields)]
 pub struct Edges {

@@ -12,11 +12,14 @@ use glam::Vec2;
 use rand::rngs::Xoshiro256PlusPlus;
 use rand::{RngExt, SeedableRng};
 use rayon::prelude::*;
+use serde::{Deserialize, Serialize};
 
 /// Everything that defines how one flock behaves.
-#[derive(Clone, Debug, PartialEq)]
+#[cfg_attr(feature = "reflect", derive(bevy_reflect::Reflect))]
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct FlockParams {
     /// World width and height, in world units; the world is centred on the origin.
+    #[serde(with = "vec2_as_pair")]
     pub world_size: Vec2,
     /// Edge behaviour.
     pub edges: Edges,
@@ -80,12 +83,20 @@ pub fn collect_neighbours(grid: &mut NeighbourGrid, params: &FlockParams, pos: &
     grid.rebuild(&bounds, params.model.interaction_radius(), pos, vel);
 }
 
-/// Phase 2: every boid's acceleration from its model, in input order.
-pub fn steer(grid: &NeighbourGrid, params: &FlockParams, ctx: &SteerContext, acc: &mut [Vec2]) {
+/// Phase 2: every boid's acceleration from its model, and the number of neighbours it
+/// considered (its local flock size), in input order.
+pub fn steer(
+    grid: &NeighbourGrid,
+    params: &FlockParams,
+    ctx: &SteerContext,
+    acc: &mut [Vec2],
+    neighbours: &mut [u32],
+) {
     let rank = grid.rank();
     acc.par_iter_mut()
+        .zip(neighbours.par_iter_mut())
         .enumerate()
-        .for_each(|(i, a)| *a = params.model.steer(grid, rank[i] as usize, ctx));
+        .for_each(|(i, (a, count))| (*a, *count) = params.model.steer(grid, rank[i] as usize, ctx));
 }
 
 /// Phase 3: adds each leader's pull (or push) to the accelerations.
@@ -172,6 +183,8 @@ pub struct FlockSim {
     pub vel: Vec<Vec2>,
     /// Leaders this flock reacts to.
     pub leaders: Vec<LeaderState>,
+    /// Neighbours each boid considered in its last step.
+    pub neighbours: Vec<u32>,
     acc: Vec<Vec2>,
     ids: Vec<u32>,
     grid: NeighbourGrid,
@@ -195,6 +208,7 @@ impl FlockSim {
             pos,
             vel,
             leaders: Vec::new(),
+            neighbours: vec![0; n],
             acc: vec![Vec2::ZERO; n],
             ids: (0..n as u32).collect(),
             grid: NeighbourGrid::new(),
@@ -227,7 +241,7 @@ impl FlockSim {
             cap: self.params.cap(),
             ids: &self.ids,
         };
-        steer(&self.grid, &self.params, &ctx, &mut self.acc);
+        steer(&self.grid, &self.params, &ctx, &mut self.acc, &mut self.neighbours);
         follow_leaders(&self.params, &self.leaders, &self.pos, &self.vel, &mut self.acc);
         turn_at_edges(&self.params, &self.pos, &mut self.acc);
         integrate(&self.params, &mut self.pos, &mut self.vel, &self.acc, None);
@@ -243,5 +257,20 @@ impl FlockSim {
     /// Fingerprint of positions and velocities, for determinism checks.
     pub fn state_hash(&self) -> u64 {
         state_hash(&self.pos, &self.vel)
+    }
+}
+
+/// Serde for `Vec2` as `[x, y]`, without glam's own serde feature.
+mod vec2_as_pair {
+    use glam::Vec2;
+    use serde::{Deserialize, Deserializer, Serialize, Serializer};
+
+    pub fn serialize<S: Serializer>(v: &Vec2, s: S) -> Result<S::Ok, S::Error> {
+        [v.x, v.y].serialize(s)
+    }
+
+    pub fn deserialize<'de, D: Deserializer<'de>>(d: D) -> Result<Vec2, D::Error> {
+        let [x, y] = <[f32; 2]>::deserialize(d)?;
+        Ok(Vec2::new(x, y))
     }
 }

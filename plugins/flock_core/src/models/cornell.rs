@@ -8,6 +8,7 @@ use serde::{Deserialize, Serialize};
 /// Parameters of the Cornell model; the defaults are the published set (V. Hunter Adams).
 /// Distances in pixels, speeds in pixels per tick (frame). The turn factor and margins belong to
 /// the flock's [`crate::edges::Edges`] (mode `turn`).
+#[cfg_attr(feature = "reflect", derive(bevy_reflect::Reflect))]
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(default, deny_unknown_fields)]
 pub struct Cornell {
@@ -43,7 +44,7 @@ impl Default for Cornell {
 
 impl Cornell {
     #[inline]
-    pub(super) fn steer(&self, grid: &NeighbourGrid, k: usize, ctx: &SteerContext) -> Vec2 {
+    pub(super) fn steer(&self, grid: &NeighbourGrid, k: usize, ctx: &SteerContext) -> (Vec2, u32) {
         let v = grid.vel()[k];
         let (see2, close2) = (
             self.visual_range * self.visual_range,
@@ -51,7 +52,7 @@ impl Cornell {
         );
         let (mut close, mut vel_sum, mut off_sum, mut seen) = (Vec2::ZERO, Vec2::ZERO, Vec2::ZERO, 0u32);
         let radius = self.visual_range.max(self.protected_range);
-        grid.for_each_neighbour(k, radius, ctx.cap, |j, d, d2| {
+        let found = grid.for_each_neighbour(k, radius, ctx.cap, |j, d, d2| {
             if d2 < close2 {
                 close -= d; // close_d += pos - other.pos
             }
@@ -67,7 +68,7 @@ impl Cornell {
             a += (vel_sum / n - v) * self.matching_factor;
             a += (off_sum / n) * self.centering_factor;
         }
-        a
+        (a, found as u32)
     }
 
     #[inline]

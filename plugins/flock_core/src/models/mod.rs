@@ -14,6 +14,7 @@ use glam::Vec2;
 use serde::{Deserialize, Serialize};
 
 /// Which model a flock runs.
+#[cfg_attr(feature = "reflect", derive(bevy_reflect::Reflect))]
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
 #[serde(rename_all = "lowercase")]
 pub enum ModelKind {
@@ -40,6 +41,7 @@ impl ModelKind {
 }
 
 /// A model with its parameters.
+#[cfg_attr(feature = "reflect", derive(bevy_reflect::Reflect))]
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub enum Model {
     /// See [`Reynolds`].
@@ -100,9 +102,10 @@ impl Model {
         }
     }
 
-    /// The acceleration of boid `k` (a sorted index of `grid`) this tick.
+    /// The acceleration of boid `k` (a sorted index of `grid`) this tick, and how many
+    /// neighbours it considered.
     #[inline]
-    pub fn steer(&self, grid: &NeighbourGrid, k: usize, ctx: &SteerContext) -> Vec2 {
+    pub fn steer(&self, grid: &NeighbourGrid, k: usize, ctx: &SteerContext) -> (Vec2, u32) {
         match self {
             Self::Reynolds(m) => m.steer(grid, k, ctx),
             Self::Cornell(m) => m.steer(grid, k, ctx),

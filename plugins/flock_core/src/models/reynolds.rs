@@ -8,6 +8,7 @@ use serde::{Deserialize, Serialize};
 
 /// Parameters of the Reynolds model. Distances in world units (pixels in the sketch), speeds per
 /// tick (one tick = one frame at 60 Hz).
+#[cfg_attr(feature = "reflect", derive(bevy_reflect::Reflect))]
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(default, deny_unknown_fields)]
 pub struct Reynolds {
@@ -46,7 +47,7 @@ impl Default for Reynolds {
 
 impl Reynolds {
     #[inline]
-    pub(super) fn steer(&self, grid: &NeighbourGrid, k: usize, ctx: &SteerContext) -> Vec2 {
+    pub(super) fn steer(&self, grid: &NeighbourGrid, k: usize, ctx: &SteerContext) -> (Vec2, u32) {
         let v = grid.vel()[k];
         let (see2, sep2) = (
             self.perception_radius * self.perception_radius,
@@ -55,7 +56,7 @@ impl Reynolds {
         let (mut vel_sum, mut off_sum, mut seen) = (Vec2::ZERO, Vec2::ZERO, 0u32);
         let (mut push, mut pushed) = (Vec2::ZERO, 0u32);
         let radius = self.perception_radius.max(self.separation_radius);
-        grid.for_each_neighbour(k, radius, ctx.cap, |j, d, d2| {
+        let found = grid.for_each_neighbour(k, radius, ctx.cap, |j, d, d2| {
             if d2 < see2 {
                 vel_sum += grid.vel()[j];
                 off_sum += d;
@@ -79,7 +80,7 @@ impl Reynolds {
                 .clamp_length_max(self.max_force * self.separation_force_factor);
             a += separate * self.separation_weight;
         }
-        a
+        (a, found as u32)
     }
 
     #[inline]

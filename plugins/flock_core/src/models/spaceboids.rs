@@ -8,6 +8,7 @@ use glam::Vec2;
 use serde::{Deserialize, Serialize};
 
 /// Parameters of the SpaceBoids model. Distances in world units, speeds per tick (60 Hz).
+#[cfg_attr(feature = "reflect", derive(bevy_reflect::Reflect))]
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(default, deny_unknown_fields)]
 pub struct SpaceBoids {
@@ -52,14 +53,14 @@ impl Default for SpaceBoids {
 
 impl SpaceBoids {
     #[inline]
-    pub(super) fn steer(&self, grid: &NeighbourGrid, k: usize, ctx: &SteerContext) -> Vec2 {
+    pub(super) fn steer(&self, grid: &NeighbourGrid, k: usize, ctx: &SteerContext) -> (Vec2, u32) {
         let (see2, near2) = (
             self.sight_range * self.sight_range,
             self.near_range * self.near_range,
         );
         let (mut off_sum, mut vel_sum, mut avoid, mut seen) = (Vec2::ZERO, Vec2::ZERO, Vec2::ZERO, 0u32);
         let radius = self.sight_range.max(self.near_range);
-        grid.for_each_neighbour(k, radius, ctx.cap, |j, d, d2| {
+        let found = grid.for_each_neighbour(k, radius, ctx.cap, |j, d, d2| {
             if d2 < see2 {
                 off_sum += d;
                 vel_sum += grid.vel()[j];
@@ -75,7 +76,7 @@ impl SpaceBoids {
             + if seen > 0 { off_sum.normalize_or_zero() * self.position_weight } else { Vec2::ZERO }
             + avoid.normalize_or_zero() * self.avoid_weight
             + vel_sum.normalize_or_zero() * self.heading_weight;
-        heading.normalize_or_zero() * self.thrust
+        (heading.normalize_or_zero() * self.thrust, found as u32)
     }
 
     /// The wandering direction of boid `id` at `tick`: constant for `random_interval_ticks`, with

@@ -1,0 +1,92 @@
+//! The command line: `murmur [run]`, `murmur headless`, and their flags.
+
+use clap::{Args, Parser, Subcommand};
+use std::path::PathBuf;
+
+/// murmur: a flocking (boids) simulator.
+#[derive(Parser, Debug)]
+#[command(name = "murmur", version, about)]
+pub struct Cli {
+    /// What to do (default: `run`, the windowed app).
+    #[command(subcommand)]
+    pub command: Option<Command>,
+}
+
+/// The modes.
+#[derive(Subcommand, Debug)]
+pub enum Command {
+    /// Open the app (the default).
+    Run(SceneArgs),
+    /// Simulate without a window or GPU and print JSON lines of figures.
+    Headless(HeadlessArgs),
+}
+
+/// What the flock is: preset, size, seed, world and overrides.
+#[derive(Args, Debug, Clone, Default)]
+pub struct SceneArgs {
+    /// Built-in preset name (reynolds, cornell, spaceboids) or path to a preset .toml file.
+    #[arg(long, default_value = "reynolds")]
+    pub preset: String,
+    /// Number of birds (default: the preset's).
+    #[arg(long)]
+    pub boids: Option<u32>,
+    /// Seed of the starting positions and of all randomness.
+    #[arg(long, default_value_t = 1)]
+    pub seed: u64,
+    /// World size as WIDTHxHEIGHT, e.g. 1280x720 (default: the preset's).
+    #[arg(long, value_parser = parse_world)]
+    pub world: Option<(f32, f32)>,
+    /// Override a preset parameter by the name the file uses, e.g. `--set visual_range=50` or
+    /// `--set edges.mode=wrap`; repeatable.
+    #[arg(long = "set", value_name = "NAME=VALUE")]
+    pub overrides: Vec<String>,
+}
+
+/// `murmur headless`.
+#[derive(Args, Debug, Clone)]
+pub struct HeadlessArgs {
+    /// The flock.
+    #[command(flatten)]
+    pub scene: SceneArgs,
+    /// Ticks to simulate.
+    #[arg(long, default_value_t = 1000)]
+    pub steps: u64,
+    /// Print figures every this many ticks.
+    #[arg(long, default_value_t = 10, value_parser = clap::value_parser!(u64).range(1..))]
+    pub every: u64,
+    /// Also write the figures to this file: CSV when it ends in .csv, JSON lines otherwise.
+    #[arg(long)]
+    pub metrics: Option<PathBuf>,
+    /// Worker threads for the simulation (default: all cores). Results do not depend on it.
+    #[arg(long, value_parser = clap::value_parser!(u16).range(1..))]
+    pub threads: Option<u16>,
+}
+
+/// Parses `WIDTHxHEIGHT` into two positive numbers.
+fn parse_world(s: &str) -> Result<(f32, f32), String> {
+    let (w, h) = s
+        .split_once(['x', 'X'])
+        .ok_or_else(|| format!("expected WIDTHxHEIGHT, e.g. 1280x720, got `{s}`"))?;
+    let num = |t: &str| -> Result<f32, String> {
+        t.trim()
+            .parse::<f32>()
+            .ok()
+            .filter(|v| v.is_finite() && *v > 0.0)
+            .ok_or_else(|| format!("`{t}` is not a positive number"))
+    };
+    Ok((num(w)?, num(h)?))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn world_sizes_parse_and_bad_ones_are_refused() {
+        assert_eq!(parse_world("640x480"), Ok((640.0, 480.0)));
+        assert_eq!(parse_world("10.5X20"), Ok((10.5, 20.0)));
+        for bad in ["640", "x480", "640x", "0x10", "-5x5", "nanxinf", "axb"] {
+            assert!(parse_world(bad).is_err(), "{bad}");
+        }
+    }
+}

@@ -1,0 +1,138 @@
+//! `murmur headless`: the flock plugins in an app without window or GPU, printing JSON lines.
+
+use super::{ModeError, scene};
+use crate::cli::HeadlessArgs;
+use bevy::prelude::*;
+use bevy::time::TimeUpdateStrategy;
+use flock::prelude::*;
+use serde::Serialize;
+use std::io::Write;
+use std::time::{Duration, Instant};
+
+/// One tick of the simulation, in seconds: the models are tuned per tick at 60 Hz.
+pub const TICK: Duration = Duration::from_nanos(16_666_667);
+
+/// One line of output.
+#[derive(Serialize)]
+struct Sample {
+    step: u64,
+    #[serde(flatten)]
+    metrics: FlockMetrics,
+    /// Mean wall time of the ticks since the previous line, in milliseconds.
+    step_ms: f64,
+}
+
+/// The closing line.
+#[derive(Serialize)]
+struct Summary {
+    #[serde(rename = "final")]
+    is_final: bool,
+    steps: u64,
+    seed: u64,
+    preset: String,
+    #[serde(flatten)]
+    metrics: FlockMetrics,
+    step_ms: f64,
+    steps_per_s: f64,
+    state_hash: String,
+}
+
+/// A headless app running one flock with the normal flock plugins.
+pub fn flock_app(params: FlockParams, boids: usize, seed: u64) -> (App, Entity) {
+    let mut app = App::new();
+    app.add_plugins((MinimalPlugins, FlockPlugin::default()))
+        .insert_resource(Time::<Fixed>::from_duration(TICK))
+        .insert_resource(TimeUpdateStrategy::ManualDuration(TICK));
+    let flock = app.world_mut().spawn_flock(params, boids, seed);
+    (app, flock)
+}
+
+/// Where figures go besides standard output.
+enum MetricsFile {
+    Csv(std::fs::File),
+    JsonLines(std::fs::File),
+}
+
+pub fn run(args: HeadlessArgs) -> Result<(), ModeError> {
+    let (preset, boids) = scene::resolve(&args.scene)?;
+    if let Some(threads) = args.threads {
+        rayon::ThreadPoolBuilder::new()
+            .num_threads(threads as usize)
+            .build_global()
+            .map_err(|e| ModeError::Failed(format!("cannot start {threads} threads: {e}")))?;
+    }
+    let mut file = match &args.metrics {
+        None => None,
+        Some(path) => {
+            let f = std::fs::File::create(path).map_err(|e| {
+                ModeError::Usage(format!("cannot write metrics file {}: {e}", path.display()))
+            })?;
+            let csv = path.extension().is_some_and(|e| e.eq_ignore_ascii_case("csv"));
+            let mut out = if csv { MetricsFile::Csv(f) } else { MetricsFile::JsonLines(f) };
+            if let MetricsFile::Csv(f) = &mut out {
+                writeln!(f, "step,boids,polarization,mean_nn_distance,min_nn_distance,mean_speed,mean_neighbours,step_ms")
+                    .map_err(write_error)?;
+            }
+            Some(out)
+        }
+    };
+
+    let (mut app, flock) = flock_app(preset.flock_params(), boids, args.scene.seed);
+    let stdout = std::io::stdout();
+    let mut out = stdout.lock();
+    let mut emit = |sample: &Sample, out: &mut dyn Write| -> Result<(), ModeError> {
+        let line = serde_json::to_string(sample).expect("figures serialise");
+        writeln!(out, "{line}").map_err(write_error)?;
+        match &mut file {
+            Some(MetricsFile::JsonLines(f)) => writeln!(f, "{line}").map_err(write_error)?,
+            Some(MetricsFile::Csv(f)) => {
+                let m = &sample.metrics;
+                let opt = |v: Option<f64>| v.map(|v| v.to_string()).unwrap_or_default();
+                writeln!(
+                    f,
+                    "{},{},{},{},{},{},{},{}",
+                    sample.step, m.boids, m.polarization, opt(m.mean_nn_distance),
+                    opt(m.min_nn_distance), m.mean_speed, m.mean_neighbours, sample.step_ms
+                )
+                .map_err(write_error)?
+            }
+            None => {}
+        }
+        Ok(())
+    };
+
+    let measure = |app: &mut App| flock_metrics(app.world_mut(), flock).expect("the flock exists");
+    emit(&Sample { step: 0, metrics: measure(&mut app), step_ms: 0.0 }, &mut out)?;
+    let (mut step, mut busy) = (0u64, Duration::ZERO);
+    while step < args.steps {
+        let ticks = args.every.min(args.steps - step);
+        let started = Instant::now();
+        let done = advance_ticks(&mut app, flock, ticks);
+        let elapsed = started.elapsed();
+        if done != ticks {
+            return Err(ModeError::Failed(format!("the flock stopped ticking at step {}", step + done)));
+        }
+        busy += elapsed;
+        step += ticks;
+        let step_ms = elapsed.as_secs_f64() * 1e3 / ticks as f64;
+        emit(&Sample { step, metrics: measure(&mut app), step_ms }, &mut out)?;
+    }
+    let metrics = measure(&mut app);
+    let step_ms = if step > 0 { busy.as_secs_f64() * 1e3 / step as f64 } else { 0.0 };
+    let summary = Summary {
+        is_final: true,
+        steps: step,
+        seed: args.scene.seed,
+        preset: args.scene.preset.clone(),
+        metrics,
+        step_ms,
+        steps_per_s: if busy > Duration::ZERO { step as f64 / busy.as_secs_f64() } else { 0.0 },
+        state_hash: format!("{:016x}", flock_state_hash(app.world_mut(), flock)),
+    };
+    writeln!(out, "{}", serde_json::to_string(&summary).expect("figures serialise")).map_err(write_error)?;
+    Ok(())
+}
+
+fn write_error(e: std::io::Error) -> ModeError {
+    ModeError::Failed(format!("cannot write output: {e}"))
+}

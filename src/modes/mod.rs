@@ -1,0 +1,48 @@
+//! The program's modes, and the errors they end with.
+
+mod headless;
+mod scene;
+mod window;
+
+use crate::cli::{Cli, Command, SceneArgs};
+use std::fmt;
+
+/// Why a mode stopped early.
+#[derive(Debug)]
+pub enum ModeError {
+    /// The user asked for something invalid (a preset, a flag value): exit code 2.
+    Usage(String),
+    /// Something failed while running (a file could not be written): exit code 1.
+    Failed(String),
+}
+
+impl ModeError {
+    /// The process exit code for this error.
+    pub fn exit_code(&self) -> u8 {
+        match self {
+            Self::Usage(_) => 2,
+            Self::Failed(_) => 1,
+        }
+    }
+}
+
+impl fmt::Display for ModeError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Self::Usage(m) | Self::Failed(m) => f.write_str(m),
+        }
+    }
+}
+
+/// Runs the mode the command line asks for.
+pub fn run(cli: Cli) -> Result<(), ModeError> {
+    match cli.command {
+        None => window::run(SceneArgs {
+            preset: "reynolds".into(),
+            seed: 1,
+            ..SceneArgs::default()
+        }),
+        Some(Command::Run(args)) => window::run(args),
+        Some(Command::Headless(args)) => headless::run(args),
+    }
+}
