@@ -67,8 +67,14 @@ pub fn run(args: HeadlessArgs) -> Result<(), ModeError> {
             let f = std::fs::File::create(path).map_err(|e| {
                 ModeError::Usage(format!("cannot write metrics file {}: {e}", path.display()))
             })?;
-            let csv = path.extension().is_some_and(|e| e.eq_ignore_ascii_case("csv"));
-            let mut out = if csv { MetricsFile::Csv(f) } else { MetricsFile::JsonLines(f) };
+            let csv = path
+                .extension()
+                .is_some_and(|e| e.eq_ignore_ascii_case("csv"));
+            let mut out = if csv {
+                MetricsFile::Csv(f)
+            } else {
+                MetricsFile::JsonLines(f)
+            };
             if let MetricsFile::Csv(f) = &mut out {
                 writeln!(f, "step,boids,polarization,mean_nn_distance,min_nn_distance,mean_speed,mean_neighbours,step_ms")
                     .map_err(write_error)?;
@@ -91,8 +97,14 @@ pub fn run(args: HeadlessArgs) -> Result<(), ModeError> {
                 writeln!(
                     f,
                     "{},{},{},{},{},{},{},{}",
-                    sample.step, m.boids, m.polarization, opt(m.mean_nn_distance),
-                    opt(m.min_nn_distance), m.mean_speed, m.mean_neighbours, sample.step_ms
+                    sample.step,
+                    m.boids,
+                    m.polarization,
+                    opt(m.mean_nn_distance),
+                    opt(m.min_nn_distance),
+                    m.mean_speed,
+                    m.mean_neighbours,
+                    sample.step_ms
                 )
                 .map_err(write_error)?
             }
@@ -102,7 +114,14 @@ pub fn run(args: HeadlessArgs) -> Result<(), ModeError> {
     };
 
     let measure = |app: &mut App| flock_metrics(app.world_mut(), flock).expect("the flock exists");
-    emit(&Sample { step: 0, metrics: measure(&mut app), step_ms: 0.0 }, &mut out)?;
+    emit(
+        &Sample {
+            step: 0,
+            metrics: measure(&mut app),
+            step_ms: 0.0,
+        },
+        &mut out,
+    )?;
     let (mut step, mut busy) = (0u64, Duration::ZERO);
     while step < args.steps {
         let ticks = args.every.min(args.steps - step);
@@ -110,15 +129,29 @@ pub fn run(args: HeadlessArgs) -> Result<(), ModeError> {
         let done = advance_ticks(&mut app, flock, ticks);
         let elapsed = started.elapsed();
         if done != ticks {
-            return Err(ModeError::Failed(format!("the flock stopped ticking at step {}", step + done)));
+            return Err(ModeError::Failed(format!(
+                "the flock stopped ticking at step {}",
+                step + done
+            )));
         }
         busy += elapsed;
         step += ticks;
         let step_ms = elapsed.as_secs_f64() * 1e3 / ticks as f64;
-        emit(&Sample { step, metrics: measure(&mut app), step_ms }, &mut out)?;
+        emit(
+            &Sample {
+                step,
+                metrics: measure(&mut app),
+                step_ms,
+            },
+            &mut out,
+        )?;
     }
     let metrics = measure(&mut app);
-    let step_ms = if step > 0 { busy.as_secs_f64() * 1e3 / step as f64 } else { 0.0 };
+    let step_ms = if step > 0 {
+        busy.as_secs_f64() * 1e3 / step as f64
+    } else {
+        0.0
+    };
     let summary = Summary {
         is_final: true,
         steps: step,
@@ -126,10 +159,19 @@ pub fn run(args: HeadlessArgs) -> Result<(), ModeError> {
         preset: args.scene.preset.clone(),
         metrics,
         step_ms,
-        steps_per_s: if busy > Duration::ZERO { step as f64 / busy.as_secs_f64() } else { 0.0 },
+        steps_per_s: if busy > Duration::ZERO {
+            step as f64 / busy.as_secs_f64()
+        } else {
+            0.0
+        },
         state_hash: format!("{:016x}", flock_state_hash(app.world_mut(), flock)),
     };
-    writeln!(out, "{}", serde_json::to_string(&summary).expect("figures serialise")).map_err(write_error)?;
+    writeln!(
+        out,
+        "{}",
+        serde_json::to_string(&summary).expect("figures serialise")
+    )
+    .map_err(write_error)?;
     Ok(())
 }
 

@@ -28,7 +28,9 @@ pub use plugin::{FlockPlugin, FlockPlugins, FlockSystems, TransformSyncPlugin};
 
 /// The items most users need.
 pub mod prelude {
-    pub use crate::components::{Boid, Flock, FlockColumns, FlockMember, Leader, Piloted, Position, Velocity};
+    pub use crate::components::{
+        Boid, Flock, FlockColumns, FlockMember, Leader, Piloted, Position, Velocity,
+    };
     pub use crate::measure::{flock_metrics, flock_state_hash};
     pub use crate::plugin::{FlockPlugin, FlockPlugins, FlockSystems, TransformSyncPlugin};
     pub use crate::spawn::SpawnFlockExt;

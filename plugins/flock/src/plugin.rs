@@ -62,7 +62,14 @@ impl Plugin for FlockPlugin {
             .register_type::<Leader>()
             .configure_sets(
                 self.schedule,
-                (CollectNeighbours, Steer, FollowLeader, TurnAtEdges, Integrate).chain(),
+                (
+                    CollectNeighbours,
+                    Steer,
+                    FollowLeader,
+                    TurnAtEdges,
+                    Integrate,
+                )
+                    .chain(),
             )
             .add_systems(
                 self.schedule,

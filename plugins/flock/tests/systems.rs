@@ -15,7 +15,9 @@ fn app() -> App {
     let mut app = App::new();
     app.add_plugins((MinimalPlugins, FlockPlugins))
         .insert_resource(Time::<Fixed>::from_duration(Duration::from_secs_f64(TICK)))
-        .insert_resource(TimeUpdateStrategy::ManualDuration(Duration::from_secs_f64(TICK)))
+        .insert_resource(TimeUpdateStrategy::ManualDuration(Duration::from_secs_f64(
+            TICK,
+        )))
         .edit_schedule(FixedUpdate, |schedule| {
             schedule.set_build_settings(ScheduleBuildSettings {
                 ambiguity_detection: LogLevel::Error,
@@ -38,7 +40,10 @@ fn the_tick_runs_without_ambiguities_and_moves_the_birds() {
     assert_eq!(advance_ticks(&mut app, flock, 5), 5);
     let after = flock::measure::flock_state(app.world_mut(), flock);
     assert_eq!(after.0.len(), 100);
-    assert!(before.0.iter().zip(&after.0).all(|(a, b)| a != b), "every bird moved");
+    assert!(
+        before.0.iter().zip(&after.0).all(|(a, b)| a != b),
+        "every bird moved"
+    );
 }
 
 #[test]
@@ -48,10 +53,14 @@ fn ecs_pipeline_matches_the_core_pipeline_bit_for_bit() {
         let leader = LeaderParams::default();
         let mut app = app();
         let flock = app.world_mut().spawn_flock(p.clone(), 500, 7);
-        app.world_mut().spawn((Leader::new(leader), Position(Vec2::new(30.0, 20.0))));
+        app.world_mut()
+            .spawn((Leader::new(leader), Position(Vec2::new(30.0, 20.0))));
         advance_ticks(&mut app, flock, 120);
         let mut core = FlockSim::new(p, 500, 7);
-        core.leaders.push(LeaderState { pos: Vec2::new(30.0, 20.0), params: leader });
+        core.leaders.push(LeaderState {
+            pos: Vec2::new(30.0, 20.0),
+            params: leader,
+        });
         for _ in 0..120 {
             core.step();
         }
@@ -66,7 +75,10 @@ fn ecs_pipeline_matches_the_core_pipeline_bit_for_bit() {
 #[test]
 fn same_seed_same_flock_whatever_the_thread_count() {
     let hash_with = |threads: usize| {
-        let pool = rayon::ThreadPoolBuilder::new().num_threads(threads).build().unwrap();
+        let pool = rayon::ThreadPoolBuilder::new()
+            .num_threads(threads)
+            .build()
+            .unwrap();
         pool.install(|| {
             let mut app = app();
             let flock = app.world_mut().spawn_flock(params("spaceboids"), 3000, 11);
@@ -85,12 +97,17 @@ fn the_flock_gathers_round_a_leader_entity_and_circles_it() {
     let flock = app.world_mut().spawn_flock(params("reynolds"), 200, 3);
     let centre = Vec2::new(-200.0, 100.0);
     let leader = LeaderParams::default();
-    app.world_mut().spawn((Leader::new(leader), Position(centre)));
+    app.world_mut()
+        .spawn((Leader::new(leader), Position(centre)));
     advance_ticks(&mut app, flock, 1200);
     let world = params("reynolds").bounds();
     let (pos, vel) = flock::measure::flock_state(app.world_mut(), flock);
     let n = pos.len() as f32;
-    let dist: f32 = pos.iter().map(|p| world.delta(centre, *p).length()).sum::<f32>() / n;
+    let dist: f32 = pos
+        .iter()
+        .map(|p| world.delta(centre, *p).length())
+        .sum::<f32>()
+        / n;
     let spin: f32 = pos
         .iter()
         .zip(&vel)
@@ -100,7 +117,10 @@ fn the_flock_gathers_round_a_leader_entity_and_circles_it() {
         })
         .sum::<f32>()
         / n;
-    assert!(dist < 2.0 * leader.orbit_radius && dist > 0.5 * leader.orbit_radius, "{dist}");
+    assert!(
+        dist < 2.0 * leader.orbit_radius && dist > 0.5 * leader.orbit_radius,
+        "{dist}"
+    );
     assert!(spin > 0.5, "circling counter-clockwise: {spin}");
 }
 
@@ -111,18 +131,36 @@ fn a_piloted_bird_is_seen_by_the_flock_but_never_moved_by_it() {
     let flock = app.world_mut().spawn(Flock { params: p, seed: 1 }).id();
     let pilot = app
         .world_mut()
-        .spawn((Boid { id: 0 }, FlockMember(flock), Piloted, Position(Vec2::ZERO), Velocity(Vec2::new(2.0, 0.0))))
+        .spawn((
+            Boid { id: 0 },
+            FlockMember(flock),
+            Piloted,
+            Position(Vec2::ZERO),
+            Velocity(Vec2::new(2.0, 0.0)),
+        ))
         .id();
     let follower = app
         .world_mut()
-        .spawn((Boid { id: 1 }, FlockMember(flock), Position(Vec2::new(0.0, 30.0)), Velocity(Vec2::ZERO)))
+        .spawn((
+            Boid { id: 1 },
+            FlockMember(flock),
+            Position(Vec2::new(0.0, 30.0)),
+            Velocity(Vec2::ZERO),
+        ))
         .id();
     advance_ticks(&mut app, flock, 30);
-    assert_eq!(app.world().get::<Position>(pilot).unwrap().0, Vec2::ZERO, "not moved by the flock");
+    assert_eq!(
+        app.world().get::<Position>(pilot).unwrap().0,
+        Vec2::ZERO,
+        "not moved by the flock"
+    );
     let v = app.world().get::<Velocity>(follower).unwrap().0;
     // Alignment with the pilot's (2, 0) velocity and cohesion towards it.
     assert!(v.x > 0.5, "the follower matches the pilot's heading: {v}");
-    assert!(app.world().get::<Position>(follower).unwrap().0.y < 30.0, "and closes in");
+    assert!(
+        app.world().get::<Position>(follower).unwrap().0.y < 30.0,
+        "and closes in"
+    );
 }
 
 #[test]
@@ -137,26 +175,59 @@ fn flocks_keep_their_own_parameters_and_ignore_each_other() {
     let a = app.world_mut().spawn_flock(slow, 300, 1);
     let b = app.world_mut().spawn_flock(fast, 300, 2);
     // A lone bird of a third flock in the middle of the others: nobody to steer by.
-    let lone = app.world_mut().spawn(Flock { params: params("reynolds"), seed: 3 }).id();
+    let lone = app
+        .world_mut()
+        .spawn(Flock {
+            params: params("reynolds"),
+            seed: 3,
+        })
+        .id();
     let bird = app
         .world_mut()
-        .spawn((Boid { id: 0 }, FlockMember(lone), Position(Vec2::ZERO), Velocity(Vec2::new(1.0, 0.0))))
+        .spawn((
+            Boid { id: 0 },
+            FlockMember(lone),
+            Position(Vec2::ZERO),
+            Velocity(Vec2::new(1.0, 0.0)),
+        ))
         .id();
     advance_ticks(&mut app, a, 100);
     let (_, va) = flock::measure::flock_state(app.world_mut(), a);
     let (_, vb) = flock::measure::flock_state(app.world_mut(), b);
-    assert!(va.iter().all(|v| v.length() <= 1.0 + 1e-5), "flock a keeps max_speed 1");
-    assert!(vb.iter().all(|v| v.length() >= 3.0 - 1e-4), "flock b keeps min_speed 3");
-    assert_eq!(app.world().get::<Velocity>(bird).unwrap().0, Vec2::new(1.0, 0.0), "lone bird unsteered");
+    assert!(
+        va.iter().all(|v| v.length() <= 1.0 + 1e-5),
+        "flock a keeps max_speed 1"
+    );
+    assert!(
+        vb.iter().all(|v| v.length() >= 3.0 - 1e-4),
+        "flock b keeps min_speed 3"
+    );
+    assert_eq!(
+        app.world().get::<Velocity>(bird).unwrap().0,
+        Vec2::new(1.0, 0.0),
+        "lone bird unsteered"
+    );
 }
 
 #[test]
 fn transforms_follow_positions_and_headings() {
     let mut app = app();
-    let flock = app.world_mut().spawn(Flock { params: params("reynolds"), seed: 1 }).id();
+    let flock = app
+        .world_mut()
+        .spawn(Flock {
+            params: params("reynolds"),
+            seed: 1,
+        })
+        .id();
     let bird = app
         .world_mut()
-        .spawn((Boid { id: 0 }, FlockMember(flock), Position(Vec2::ZERO), Velocity(Vec2::new(0.0, 2.0)), Transform::default()))
+        .spawn((
+            Boid { id: 0 },
+            FlockMember(flock),
+            Position(Vec2::ZERO),
+            Velocity(Vec2::new(0.0, 2.0)),
+            Transform::default(),
+        ))
         .id();
     advance_ticks(&mut app, flock, 3);
     app.update();

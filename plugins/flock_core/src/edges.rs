@@ -102,10 +102,18 @@ impl Edges {
                 for axis in 0..2 {
                     let (l, h) = (lo[axis], hi[axis]);
                     if p[axis] < l {
-                        p[axis] = if bounce { (2.0 * l - p[axis]).min(h) } else { l };
+                        p[axis] = if bounce {
+                            (2.0 * l - p[axis]).min(h)
+                        } else {
+                            l
+                        };
                         v[axis] = v[axis].abs();
                     } else if p[axis] > h {
-                        p[axis] = if bounce { (2.0 * h - p[axis]).max(l) } else { h };
+                        p[axis] = if bounce {
+                            (2.0 * h - p[axis]).max(l)
+                        } else {
+                            h
+                        };
                         v[axis] = -v[axis].abs();
                     }
                     if !p[axis].is_finite() {

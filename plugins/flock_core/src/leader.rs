@@ -66,13 +66,16 @@ impl LeaderParams {
                     return Vec2::ZERO;
                 }
                 // Straight away; a bird exactly on the leader picks any direction it already has.
-                let away = (-to_leader).try_normalize().unwrap_or_else(|| vel.normalize_or(Vec2::X));
+                let away = (-to_leader)
+                    .try_normalize()
+                    .unwrap_or_else(|| vel.normalize_or(Vec2::X));
                 away * speed
             }
             LeaderMode::Follow => {
                 let Some(inward) = to_leader.try_normalize() else {
                     // On top of the leader: step out towards the circle along the current heading.
-                    return (vel.normalize_or(Vec2::X) * speed - vel).clamp_length_max(self.max_force)
+                    return (vel.normalize_or(Vec2::X) * speed - vel)
+                        .clamp_length_max(self.max_force)
                         * self.weight;
                 };
                 // Radial speed falls from full seek far away, through zero on the circle (where

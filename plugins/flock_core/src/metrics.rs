@@ -38,7 +38,13 @@ impl FlockMetrics {
                 let v = grid.vel()[k];
                 let unit = v.normalize_or_zero();
                 let neighbours = grid.for_each_neighbour(k, radius, usize::MAX, |_, _, _| ());
-                (unit.x, unit.y, v.length(), grid.nearest_distance(k), neighbours)
+                (
+                    unit.x,
+                    unit.y,
+                    v.length(),
+                    grid.nearest_distance(k),
+                    neighbours,
+                )
             })
             .collect();
         let (mut ux, mut uy, mut speed, mut nn_sum, mut neighbours) = (0.0, 0.0, 0.0, 0.0, 0usize);

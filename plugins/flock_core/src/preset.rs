@@ -107,9 +107,9 @@ impl Preset {
         let mut preset: Preset =
             toml::from_str(text).map_err(|e| PresetError::parse(origin, text, &e))?;
         preset.fill_model_defaults();
-        preset
-            .validate()
-            .map_err(|(field, message)| PresetError::invalid(origin, Some(text), &field, message))?;
+        preset.validate().map_err(|(field, message)| {
+            PresetError::invalid(origin, Some(text), &field, message)
+        })?;
         Ok(preset)
     }
 
@@ -181,24 +181,43 @@ impl Preset {
 
     /// Checks every value, naming the first bad field as `table.field`.
     pub fn validate(&self) -> Result<(), (String, String)> {
-        let bad = |table: &str, field: &str, message: String| Err((format!("{table}.{field}"), message));
+        let bad =
+            |table: &str, field: &str, message: String| Err((format!("{table}.{field}"), message));
         if self.version != PRESET_VERSION {
             return Err((
                 "version".into(),
-                format!("this build reads version {PRESET_VERSION}, the file says {}", self.version),
+                format!(
+                    "this build reads version {PRESET_VERSION}, the file says {}",
+                    self.version
+                ),
             ));
         }
         for (field, value) in [("width", self.world.width), ("height", self.world.height)] {
             if !(value.is_finite() && value > 0.0) {
-                return bad("world", field, format!("must be a positive number, got {value}"));
+                return bad(
+                    "world",
+                    field,
+                    format!("must be a positive number, got {value}"),
+                );
             }
         }
         if self.world.boids > MAX_BOIDS {
-            return bad("world", "boids", format!("at most {MAX_BOIDS}, got {}", self.world.boids));
+            return bad(
+                "world",
+                "boids",
+                format!("at most {MAX_BOIDS}, got {}", self.world.boids),
+            );
         }
-        for (field, value) in [("margin", self.edges.margin), ("turn_factor", self.edges.turn_factor)] {
+        for (field, value) in [
+            ("margin", self.edges.margin),
+            ("turn_factor", self.edges.turn_factor),
+        ] {
             if !(value.is_finite() && value >= 0.0) {
-                return bad("edges", field, format!("must be a finite number >= 0, got {value}"));
+                return bad(
+                    "edges",
+                    field,
+                    format!("must be a finite number >= 0, got {value}"),
+                );
             }
         }
         let l = &self.leader;
@@ -209,14 +228,26 @@ impl Preset {
             ("flee_radius", l.flee_radius),
         ] {
             if !(value.is_finite() && value >= 0.0) {
-                return bad("leader", field, format!("must be a finite number >= 0, got {value}"));
+                return bad(
+                    "leader",
+                    field,
+                    format!("must be a finite number >= 0, got {value}"),
+                );
             }
         }
         if !l.weight.is_finite() {
-            return bad("leader", "weight", format!("must be finite, got {}", l.weight));
+            return bad(
+                "leader",
+                "weight",
+                format!("must be finite, got {}", l.weight),
+            );
         }
         if l.orbit_direction != 1.0 && l.orbit_direction != -1.0 {
-            return bad("leader", "orbit_direction", format!("must be 1 or -1, got {}", l.orbit_direction));
+            return bad(
+                "leader",
+                "orbit_direction",
+                format!("must be 1 or -1, got {}", l.orbit_direction),
+            );
         }
         self.model()
             .validate()

@@ -70,13 +70,20 @@ pub struct LeaderState {
 
 /// Phase 1: sorts the flock into `grid`. In an open world (`none` edges) the grid covers the
 /// flock wherever it has flown.
-pub fn collect_neighbours(grid: &mut NeighbourGrid, params: &FlockParams, pos: &[Vec2], vel: &[Vec2]) {
+pub fn collect_neighbours(
+    grid: &mut NeighbourGrid,
+    params: &FlockParams,
+    pos: &[Vec2],
+    vel: &[Vec2],
+) {
     let mut bounds = params.bounds();
     if params.edges.mode == EdgeMode::None {
         let (lo, hi) = pos
             .iter()
             .filter(|p| p.is_finite())
-            .fold((bounds.min, bounds.max()), |(lo, hi), &p| (lo.min(p), hi.max(p)));
+            .fold((bounds.min, bounds.max()), |(lo, hi), &p| {
+                (lo.min(p), hi.max(p))
+            });
         bounds.min = lo;
         bounds.size = hi - lo;
     }
@@ -114,7 +121,9 @@ pub fn follow_leaders(
     let speed = params.model.cruise_speed();
     acc.par_iter_mut().enumerate().for_each(|(i, a)| {
         for leader in leaders {
-            *a += leader.params.steer(world.delta(pos[i], leader.pos), vel[i], speed);
+            *a += leader
+                .params
+                .steer(world.delta(pos[i], leader.pos), vel[i], speed);
         }
     });
 }
@@ -241,8 +250,20 @@ impl FlockSim {
             cap: self.params.cap(),
             ids: &self.ids,
         };
-        steer(&self.grid, &self.params, &ctx, &mut self.acc, &mut self.neighbours);
-        follow_leaders(&self.params, &self.leaders, &self.pos, &self.vel, &mut self.acc);
+        steer(
+            &self.grid,
+            &self.params,
+            &ctx,
+            &mut self.acc,
+            &mut self.neighbours,
+        );
+        follow_leaders(
+            &self.params,
+            &self.leaders,
+            &self.pos,
+            &self.vel,
+            &mut self.acc,
+        );
         turn_at_edges(&self.params, &self.pos, &mut self.acc);
         integrate(&self.params, &mut self.pos, &mut self.vel, &self.acc, None);
         self.tick += 1;

@@ -46,8 +46,16 @@ fn run(mut s: FlockSim, steps: usize) -> Run {
 #[test]
 fn reynolds_flock_orders_and_keeps_its_spacing() {
     let r = run(sim("reynolds", 300, 1, &[]), 1500);
-    assert!(r.start.polarization < 0.15, "random start: {}", r.start.polarization);
-    assert!(r.mean_polarization > 0.6, "ordered: {}", r.mean_polarization);
+    assert!(
+        r.start.polarization < 0.15,
+        "random start: {}",
+        r.start.polarization
+    );
+    assert!(
+        r.mean_polarization > 0.6,
+        "ordered: {}",
+        r.mean_polarization
+    );
     // 1/d² separation within 25 px grows without bound as birds close in, so no two birds get
     // closer than half a pixel once the flock has formed (seen: 0.9 to 5.8 px over seeds).
     assert!(r.lowest_min_nn > 0.5, "min nn {}", r.lowest_min_nn);
@@ -57,8 +65,12 @@ fn reynolds_flock_orders_and_keeps_its_spacing() {
 #[test]
 fn cornell_flock_orders_and_keeps_its_spacing() {
     let r = run(sim("cornell", 300, 2, &[]), 1500);
-    assert!(r.mean_polarization > 0.35 && r.mean_polarization > 5.0 * r.start.polarization,
-        "ordered: {} from {}", r.mean_polarization, r.start.polarization);
+    assert!(
+        r.mean_polarization > 0.35 && r.mean_polarization > 5.0 * r.start.polarization,
+        "ordered: {} from {}",
+        r.mean_polarization,
+        r.start.polarization
+    );
     // Avoidance acts only inside the 8 px protected range and birds are points in 2D, so two of
     // them can cross arbitrarily close: the minimum only has to stay off zero (no merged birds).
     // A collapse would bring the *mean* spacing far under the protected range; it stays near it.
@@ -69,11 +81,19 @@ fn cornell_flock_orders_and_keeps_its_spacing() {
 #[test]
 fn spaceboids_flock_orders_and_keeps_its_spacing() {
     let r = run(sim("spaceboids", 300, 3, &[]), 1500);
-    assert!(r.mean_polarization > 0.35 && r.mean_polarization > 5.0 * r.start.polarization,
-        "ordered: {} from {}", r.mean_polarization, r.start.polarization);
+    assert!(
+        r.mean_polarization > 0.35 && r.mean_polarization > 5.0 * r.start.polarization,
+        "ordered: {} from {}",
+        r.mean_polarization,
+        r.start.polarization
+    );
     // Same reasoning as Cornell: avoidance inside the 16 px near range, birds cross freely.
     assert!(r.lowest_min_nn > 0.0, "min nn {}", r.lowest_min_nn);
-    assert!(r.lowest_mean_nn > 0.25 * 16.0, "mean nn {}", r.lowest_mean_nn);
+    assert!(
+        r.lowest_mean_nn > 0.25 * 16.0,
+        "mean nn {}",
+        r.lowest_mean_nn
+    );
 }
 
 /// Mean distance to `centre` and mean normalised angular momentum about it (+1: all circling
@@ -96,7 +116,10 @@ fn flock_gathers_round_a_leader_and_keeps_circling_it() {
         let mut s = sim(preset, 200, 4, &[]);
         let leader = Vec2::new(100.0, -50.0);
         let params = Preset::load(preset).unwrap().leader;
-        s.leaders.push(LeaderState { pos: leader, params });
+        s.leaders.push(LeaderState {
+            pos: leader,
+            params,
+        });
         let (start_dist, _) = orbit_figures(&s, leader);
         for _ in 0..1200 {
             s.step();
@@ -111,9 +134,18 @@ fn flock_gathers_round_a_leader_and_keeps_circling_it() {
             spin += w / 20.0;
         }
         let r = params.orbit_radius;
-        assert!(start_dist > 3.0 * r, "{preset}: started spread out ({start_dist})");
-        assert!(dist < 2.0 * r, "{preset}: gathered within 2 orbit radii ({dist} vs {r})");
-        assert!(dist > 0.5 * r, "{preset}: did not pile up on the leader ({dist})");
+        assert!(
+            start_dist > 3.0 * r,
+            "{preset}: started spread out ({start_dist})"
+        );
+        assert!(
+            dist < 2.0 * r,
+            "{preset}: gathered within 2 orbit radii ({dist} vs {r})"
+        );
+        assert!(
+            dist > 0.5 * r,
+            "{preset}: did not pile up on the leader ({dist})"
+        );
         assert!(spin > 0.5, "{preset}: circles counter-clockwise ({spin})");
     }
 }
@@ -130,7 +162,10 @@ fn flock_flees_a_fleeing_leader() {
     // (speed² / max_force = 60 px at these settings), so the inner half of the radius empties.
     let core = 0.5 * params.flee_radius;
     let inside = |s: &FlockSim| s.pos.iter().filter(|p| p.distance(leader) < core).count();
-    s.leaders.push(LeaderState { pos: leader, params });
+    s.leaders.push(LeaderState {
+        pos: leader,
+        params,
+    });
     let before = inside(&s);
     let mut after = 0;
     for t in 0..600 {
@@ -140,7 +175,10 @@ fn flock_flees_a_fleeing_leader() {
         }
     }
     assert!(before >= 4, "some birds start near the leader ({before})");
-    assert!(after <= 1, "they keep away: up to {after} birds inside {core} px (from {before})");
+    assert!(
+        after <= 1,
+        "they keep away: up to {after} birds inside {core} px (from {before})"
+    );
 }
 
 #[test]
@@ -148,7 +186,16 @@ fn no_bird_leaves_a_bounded_world() {
     for preset in ["reynolds", "cornell", "spaceboids"] {
         for mode in ["turn", "bounce"] {
             // A small margin and weak turning make birds reach the edge itself.
-            let mut s = sim(preset, 300, 6, &[&format!("edges.mode={mode}"), "margin=5", "turn_factor=0.01"]);
+            let mut s = sim(
+                preset,
+                300,
+                6,
+                &[
+                    &format!("edges.mode={mode}"),
+                    "margin=5",
+                    "turn_factor=0.01",
+                ],
+            );
             let world = s.params.bounds();
             for t in 0..600 {
                 s.step();
@@ -166,13 +213,18 @@ fn wrapped_flocks_stay_on_the_torus() {
     let world = s.params.bounds();
     for _ in 0..300 {
         s.step();
-        assert!(s.pos.iter().all(|p| p.x >= world.min.x && p.x < world.max().x
-            && p.y >= world.min.y && p.y < world.max().y));
+        assert!(s.pos.iter().all(|p| p.x >= world.min.x
+            && p.x < world.max().x
+            && p.y >= world.min.y
+            && p.y < world.max().y));
     }
 }
 
 fn assert_finite(s: &FlockSim, what: &str) {
-    assert!(s.pos.iter().chain(&s.vel).all(|v| v.is_finite()), "{what}: non-finite state");
+    assert!(
+        s.pos.iter().chain(&s.vel).all(|v| v.is_finite()),
+        "{what}: non-finite state"
+    );
 }
 
 #[test]
@@ -184,9 +236,17 @@ fn degenerate_flocks_never_produce_nan() {
             let params = preset.flock_params();
             let what = format!("{}/{}", kind.name(), mode.name());
             // All birds on one spot, standing still.
-            let mut s = FlockSim::from_state(params.clone(), vec![Vec2::ZERO; 50], vec![Vec2::ZERO; 50], 1);
+            let mut s = FlockSim::from_state(
+                params.clone(),
+                vec![Vec2::ZERO; 50],
+                vec![Vec2::ZERO; 50],
+                1,
+            );
             // A leader exactly on top of them.
-            s.leaders.push(LeaderState { pos: Vec2::ZERO, params: LeaderParams::default() });
+            s.leaders.push(LeaderState {
+                pos: Vec2::ZERO,
+                params: LeaderParams::default(),
+            });
             for _ in 0..50 {
                 s.step();
             }
@@ -208,23 +268,38 @@ fn degenerate_flocks_never_produce_nan() {
 
 #[test]
 fn a_million_birds_step_without_nan() {
-    let mut s = sim("cornell", 1_000_000, 8, &["width=20000", "height=20000", "edges.mode=wrap"]);
+    let mut s = sim(
+        "cornell",
+        1_000_000,
+        8,
+        &["width=20000", "height=20000", "edges.mode=wrap"],
+    );
     for _ in 0..3 {
         s.step();
     }
     assert_finite(&s, "1M cornell");
     let m = s.metrics();
     assert_eq!(m.boids, 1_000_000);
-    assert!(m.mean_neighbours > 5.0, "dense enough to interact: {}", m.mean_neighbours);
+    assert!(
+        m.mean_neighbours > 5.0,
+        "dense enough to interact: {}",
+        m.mean_neighbours
+    );
 }
 
 #[test]
 fn results_do_not_depend_on_the_thread_count() {
     let hash_with = |threads: usize, preset: &str| {
-        let pool = rayon::ThreadPoolBuilder::new().num_threads(threads).build().unwrap();
+        let pool = rayon::ThreadPoolBuilder::new()
+            .num_threads(threads)
+            .build()
+            .unwrap();
         pool.install(|| {
             let mut s = sim(preset, 2000, 9, &[]);
-            s.leaders.push(LeaderState { pos: Vec2::ZERO, params: LeaderParams::default() });
+            s.leaders.push(LeaderState {
+                pos: Vec2::ZERO,
+                params: LeaderParams::default(),
+            });
             for _ in 0..200 {
                 s.step();
             }

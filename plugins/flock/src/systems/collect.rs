@@ -8,7 +8,14 @@ use bevy_math::Vec2;
 /// [`FlockMember`] names no flock are left alone.
 pub fn collect_neighbours(
     mut flocks: Query<(Entity, &Flock, &mut FlockColumns)>,
-    boids: Query<(Entity, &Boid, &FlockMember, &Position, &Velocity, Has<Piloted>)>,
+    boids: Query<(
+        Entity,
+        &Boid,
+        &FlockMember,
+        &Position,
+        &Velocity,
+        Has<Piloted>,
+    )>,
 ) {
     let mut columns: Vec<(Entity, &Flock, Mut<FlockColumns>)> = flocks.iter_mut().collect();
     for (_, _, c) in &mut columns {

@@ -10,7 +10,13 @@ pub fn integrate(
 ) {
     for (flock, mut c) in &mut flocks {
         let c = &mut *c;
-        flock_core::sim::integrate(&flock.params, &mut c.pos, &mut c.vel, &c.acc, Some(&c.piloted));
+        flock_core::sim::integrate(
+            &flock.params,
+            &mut c.pos,
+            &mut c.vel,
+            &c.acc,
+            Some(&c.piloted),
+        );
         for (i, &entity) in c.entities.iter().enumerate() {
             if c.piloted[i] {
                 continue;

@@ -51,7 +51,11 @@ impl GridLayout {
             } else {
                 (extent / side).ceil()
             };
-            if n.is_finite() { n.max(1.0) as usize } else { 1 }
+            if n.is_finite() {
+                n.max(1.0) as usize
+            } else {
+                1
+            }
         };
         let (mut nx, mut ny) = (cells_on(size.x), cells_on(size.y));
         // Keep memory bounded for tiny radii in huge worlds: more cells than a few per boid only

@@ -73,7 +73,11 @@ impl NeighbourGrid {
         positions: &[Vec2],
         velocities: &[Vec2],
     ) {
-        assert_eq!(positions.len(), velocities.len(), "one velocity per position");
+        assert_eq!(
+            positions.len(),
+            velocities.len(),
+            "one velocity per position"
+        );
         self.layout = GridLayout::new(bounds, radius, positions.len());
         let n = positions.len();
         let cells = self.layout.cell_count();

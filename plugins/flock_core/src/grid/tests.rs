@@ -114,12 +114,18 @@ fn boids_on_seams_and_cell_borders_find_each_other() {
 #[test]
 fn neighbours_across_the_seam_are_seen_with_their_short_offset() {
     let bounds = WorldBounds::centred(100.0, 100.0, true);
-    let points = [Vec2::new(-49.0, 0.0), Vec2::new(49.0, 0.0), Vec2::new(0.0, 49.5)];
+    let points = [
+        Vec2::new(-49.0, 0.0),
+        Vec2::new(49.0, 0.0),
+        Vec2::new(0.0, 49.5),
+    ];
     let mut grid = NeighbourGrid::new();
     grid.rebuild(&bounds, 5.0, &points, &[Vec2::ZERO; 3]);
     let k = grid.order().iter().position(|&i| i == 0).unwrap();
     let mut seen = Vec::new();
-    grid.for_each_neighbour(k, 5.0, usize::MAX, |j, d, _| seen.push((grid.order()[j], d)));
+    grid.for_each_neighbour(k, 5.0, usize::MAX, |j, d, _| {
+        seen.push((grid.order()[j], d))
+    });
     assert_eq!(seen.len(), 1);
     assert_eq!(seen[0].0, 1);
     assert!((seen[0].1 - Vec2::new(-2.0, 0.0)).length() < 1e-4);
@@ -134,7 +140,10 @@ fn cap_limits_the_neighbours_visited() {
     let mut count = 0;
     assert_eq!(grid.for_each_neighbour(0, 1.0, 7, |_, _, _| count += 1), 7);
     assert_eq!(count, 7);
-    assert_eq!(grid.for_each_neighbour(0, 1.0, usize::MAX, |_, _, _| ()), 19);
+    assert_eq!(
+        grid.for_each_neighbour(0, 1.0, usize::MAX, |_, _, _| ()),
+        19
+    );
 }
 
 #[test]
@@ -191,5 +200,8 @@ fn degenerate_inputs_do_not_panic() {
     let one = [Vec2::ZERO];
     grid.rebuild(&bounds, 10.0, &one, &[Vec2::ZERO]);
     assert_eq!(grid.nearest_distance(0), None);
-    assert_eq!(grid.for_each_neighbour(0, 10.0, usize::MAX, |_, _, _| ()), 0);
+    assert_eq!(
+        grid.for_each_neighbour(0, 10.0, usize::MAX, |_, _, _| ()),
+        0
+    );
 }

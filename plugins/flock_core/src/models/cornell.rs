@@ -50,7 +50,8 @@ impl Cornell {
             self.visual_range * self.visual_range,
             self.protected_range * self.protected_range,
         );
-        let (mut close, mut vel_sum, mut off_sum, mut seen) = (Vec2::ZERO, Vec2::ZERO, Vec2::ZERO, 0u32);
+        let (mut close, mut vel_sum, mut off_sum, mut seen) =
+            (Vec2::ZERO, Vec2::ZERO, Vec2::ZERO, 0u32);
         let radius = self.visual_range.max(self.protected_range);
         let found = grid.for_each_neighbour(k, radius, ctx.cap, |j, d, d2| {
             if d2 < close2 {

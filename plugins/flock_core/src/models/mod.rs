@@ -142,10 +142,17 @@ pub(crate) fn with_length(v: Vec2, len: f32) -> Vec2 {
 }
 
 /// Fails with the field's name unless `value` is finite and at least `min`.
-pub(crate) fn check(field: &'static str, value: f32, min: f32) -> Result<(), (&'static str, String)> {
+pub(crate) fn check(
+    field: &'static str,
+    value: f32,
+    min: f32,
+) -> Result<(), (&'static str, String)> {
     if value.is_finite() && value >= min {
         Ok(())
     } else {
-        Err((field, format!("must be a finite number >= {min}, got {value}")))
+        Err((
+            field,
+            format!("must be a finite number >= {min}, got {value}"),
+        ))
     }
 }

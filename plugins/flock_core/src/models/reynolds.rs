@@ -71,8 +71,10 @@ impl Reynolds {
         let mut a = Vec2::ZERO;
         if seen > 0 {
             let n = seen as f32;
-            let align = (with_length(vel_sum / n, self.max_speed) - v).clamp_length_max(self.max_force);
-            let cohere = (with_length(off_sum / n, self.max_speed) - v).clamp_length_max(self.max_force);
+            let align =
+                (with_length(vel_sum / n, self.max_speed) - v).clamp_length_max(self.max_force);
+            let cohere =
+                (with_length(off_sum / n, self.max_speed) - v).clamp_length_max(self.max_force);
             a += align * self.alignment_weight + cohere * self.cohesion_weight;
         }
         if pushed > 0 {
@@ -92,7 +94,11 @@ impl Reynolds {
         check("max_speed", self.max_speed, 0.0)?;
         check("max_force", self.max_force, 0.0)?;
         check("separation_force_factor", self.separation_force_factor, 0.0)?;
-        check("perception_radius", self.perception_radius, f32::MIN_POSITIVE)?;
+        check(
+            "perception_radius",
+            self.perception_radius,
+            f32::MIN_POSITIVE,
+        )?;
         check("separation_radius", self.separation_radius, 0.0)?;
         check("separation_weight", self.separation_weight, f32::MIN)?;
         check("alignment_weight", self.alignment_weight, f32::MIN)?;

@@ -58,7 +58,8 @@ impl SpaceBoids {
             self.sight_range * self.sight_range,
             self.near_range * self.near_range,
         );
-        let (mut off_sum, mut vel_sum, mut avoid, mut seen) = (Vec2::ZERO, Vec2::ZERO, Vec2::ZERO, 0u32);
+        let (mut off_sum, mut vel_sum, mut avoid, mut seen) =
+            (Vec2::ZERO, Vec2::ZERO, Vec2::ZERO, 0u32);
         let radius = self.sight_range.max(self.near_range);
         let found = grid.for_each_neighbour(k, radius, ctx.cap, |j, d, d2| {
             if d2 < see2 {

@@ -2,9 +2,18 @@
 
 /// `(name, TOML text)` of each built-in preset.
 pub const BUILTIN_PRESETS: &[(&str, &str)] = &[
-    ("reynolds", include_str!("../../../../assets/presets/reynolds.toml")),
-    ("cornell", include_str!("../../../../assets/presets/cornell.toml")),
-    ("spaceboids", include_str!("../../../../assets/presets/spaceboids.toml")),
+    (
+        "reynolds",
+        include_str!("../../../../assets/presets/reynolds.toml"),
+    ),
+    (
+        "cornell",
+        include_str!("../../../../assets/presets/cornell.toml"),
+    ),
+    (
+        "spaceboids",
+        include_str!("../../../../assets/presets/spaceboids.toml"),
+    ),
 ];
 
 /// Names of the built-in presets.

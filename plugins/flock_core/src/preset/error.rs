@@ -86,14 +86,24 @@ impl fmt::Display for PresetError {
         let at = |line: &Option<usize>| line.map(|l| format!(", line {l}")).unwrap_or_default();
         match self {
             Self::Io { path, message } => write!(f, "cannot read preset file {path}: {message}"),
-            Self::Parse { origin, line, field, message } => {
+            Self::Parse {
+                origin,
+                line,
+                field,
+                message,
+            } => {
                 write!(f, "{origin}{}: ", at(line))?;
                 if let Some(field) = field {
                     write!(f, "field `{field}`: ")?;
                 }
                 write!(f, "{message}")
             }
-            Self::Invalid { origin, line, field, message } => {
+            Self::Invalid {
+                origin,
+                line,
+                field,
+                message,
+            } => {
                 write!(f, "{origin}{}: field `{field}` {message}", at(line))
             }
             Self::UnknownPreset { name, available } => write!(
@@ -106,7 +116,11 @@ impl fmt::Display for PresetError {
                 "unknown parameter `{name}`; valid names: {}",
                 valid.join(", ")
             ),
-            Self::BadValue { name, value, message } => {
+            Self::BadValue {
+                name,
+                value,
+                message,
+            } => {
                 write!(f, "bad value `{value}` for `{name}`: {message}")
             }
         }
@@ -157,7 +171,8 @@ fn locate_field(text: &str, field: &str) -> Option<usize> {
         if let Some(header) = l.strip_prefix('[').and_then(|h| h.strip_suffix(']')) {
             current = header.trim().to_string();
         } else if current == table
-            && l.split_once('=').is_some_and(|(k, _)| k.trim().trim_matches('"') == key)
+            && l.split_once('=')
+                .is_some_and(|(k, _)| k.trim().trim_matches('"') == key)
         {
             return Some(n + 1);
         }

@@ -36,13 +36,13 @@ impl Preset {
             value: value.to_string(),
             message,
         })?;
-        let mut preset: Preset = Value::Table(table).try_into().map_err(|e: toml::de::Error| {
-            PresetError::BadValue {
+        let mut preset: Preset = Value::Table(table)
+            .try_into()
+            .map_err(|e: toml::de::Error| PresetError::BadValue {
                 name: full.clone(),
                 value: value.to_string(),
                 message: e.message().trim().to_string(),
-            }
-        })?;
+            })?;
         preset.fill_model_defaults();
         preset
             .validate()
