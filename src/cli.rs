@@ -19,6 +19,8 @@ pub enum Command {
     Run(SceneArgs),
     /// Simulate without a window or GPU and print JSON lines of figures.
     Headless(HeadlessArgs),
+    /// Render the app's scene after some ticks and save it as a PNG (works under Xvfb).
+    Screenshot(ScreenshotArgs),
 }
 
 /// What the flock is: preset, size, seed, world and overrides.
@@ -40,6 +42,9 @@ pub struct SceneArgs {
     /// `--set edges.mode=wrap`; repeatable.
     #[arg(long = "set", value_name = "NAME=VALUE")]
     pub overrides: Vec<String>,
+    /// Place a leader at world position X,Y (the world's centre is 0,0) before the first tick.
+    #[arg(long, value_name = "X,Y", value_parser = parse_point, allow_hyphen_values = true)]
+    pub leader: Option<(f32, f32)>,
 }
 
 /// `murmur headless`.
@@ -60,6 +65,55 @@ pub struct HeadlessArgs {
     /// Worker threads for the simulation (default: all cores). Results do not depend on it.
     #[arg(long, value_parser = clap::value_parser!(u16).range(1..))]
     pub threads: Option<u16>,
+}
+
+/// `murmur screenshot`.
+#[derive(Args, Debug, Clone)]
+pub struct ScreenshotArgs {
+    /// The flock.
+    #[command(flatten)]
+    pub scene: SceneArgs,
+    /// Ticks to simulate before the picture.
+    #[arg(long, default_value_t = 300)]
+    pub steps: u64,
+    /// Simulate a left click at window pixel X,Y (from the top left) before the first tick, as a
+    /// user placing the leader would.
+    #[arg(long, value_name = "X,Y", value_parser = parse_point)]
+    pub click: Option<(f32, f32)>,
+    /// Window size as WIDTHxHEIGHT.
+    #[arg(long, default_value = "1280x720", value_parser = parse_size)]
+    pub size: (u32, u32),
+    /// Where to write the PNG.
+    #[arg(long)]
+    pub out: PathBuf,
+}
+
+/// Parses `X,Y` into two finite numbers.
+fn parse_point(s: &str) -> Result<(f32, f32), String> {
+    let (x, y) = s
+        .split_once(',')
+        .ok_or_else(|| format!("expected X,Y, e.g. 100,-50, got `{s}`"))?;
+    let num = |t: &str| -> Result<f32, String> {
+        t.trim()
+            .parse::<f32>()
+            .ok()
+            .filter(|v| v.is_finite())
+            .ok_or_else(|| format!("`{t}` is not a number"))
+    };
+    Ok((num(x)?, num(y)?))
+}
+
+/// Parses `WIDTHxHEIGHT` window pixels (16 to 8192 each).
+fn parse_size(s: &str) -> Result<(u32, u32), String> {
+    let (w, h) = parse_world(s)?;
+    let ok = |v: f32| v.fract() == 0.0 && (16.0..=8192.0).contains(&v);
+    if ok(w) && ok(h) {
+        Ok((w as u32, h as u32))
+    } else {
+        Err(format!(
+            "window size must be whole pixels from 16 to 8192, got `{s}`"
+        ))
+    }
 }
 
 /// Parses `WIDTHxHEIGHT` into two positive numbers.
@@ -88,5 +142,21 @@ mod tests {
         for bad in ["640", "x480", "640x", "0x10", "-5x5", "nanxinf", "axb"] {
             assert!(parse_world(bad).is_err(), "{bad}");
         }
+    }
+
+    #[test]
+    fn points_and_window_sizes_parse_and_bad_ones_are_refused() {
+        assert_eq!(parse_point("100,-50.5"), Ok((100.0, -50.5)));
+        assert!(
+            parse_point("100").is_err()
+                && parse_point("a,b").is_err()
+                && parse_point("1,inf").is_err()
+        );
+        assert_eq!(parse_size("800x600"), Ok((800, 600)));
+        assert!(
+            parse_size("800.5x600").is_err()
+                && parse_size("8x8").is_err()
+                && parse_size("99999x10").is_err()
+        );
     }
 }

@@ -1,5 +1,6 @@
 //! murmur: a flocking simulator. `main` parses the command line and hands over to a mode.
 
+mod app;
 mod cli;
 mod modes;
 

@@ -9,17 +9,25 @@ use serde::Serialize;
 use std::io::Write;
 use std::time::{Duration, Instant};
 
-/// One tick of the simulation, in seconds: the models are tuned per tick at 60 Hz.
-pub const TICK: Duration = Duration::from_nanos(16_666_667);
-
 /// One line of output.
 #[derive(Serialize)]
 struct Sample {
     step: u64,
     #[serde(flatten)]
     metrics: FlockMetrics,
+    #[serde(flatten, skip_serializing_if = "Option::is_none")]
+    leader: Option<LeaderFigures>,
     /// Mean wall time of the ticks since the previous line, in milliseconds.
     step_ms: f64,
+}
+
+/// How the flock sits round the leader (with `--leader`).
+#[derive(Serialize, Clone, Copy)]
+struct LeaderFigures {
+    /// Mean distance from the leader.
+    leader_distance: f64,
+    /// Mean of (r x v) / (|r| |v|) about the leader: +1 all circling counter-clockwise.
+    leader_spin: f64,
 }
 
 /// The closing line.
@@ -84,6 +92,10 @@ pub fn run(args: HeadlessArgs) -> Result<(), ModeError> {
     };
 
     let (mut app, flock) = flock_app(preset.flock_params(), boids, args.scene.seed);
+    if let Some((x, y)) = args.scene.leader {
+        app.world_mut()
+            .spawn((Leader::new(preset.leader), Position(Vec2::new(x, y))));
+    }
     let stdout = std::io::stdout();
     let mut out = stdout.lock();
     let mut emit = |sample: &Sample, out: &mut dyn Write| -> Result<(), ModeError> {
@@ -113,11 +125,29 @@ pub fn run(args: HeadlessArgs) -> Result<(), ModeError> {
         Ok(())
     };
 
+    let world = preset.flock_params().bounds();
+    let leader_at = args.scene.leader.map(|(x, y)| Vec2::new(x, y));
     let measure = |app: &mut App| flock_metrics(app.world_mut(), flock).expect("the flock exists");
+    let round_leader = |app: &mut App| {
+        let centre = leader_at?;
+        let (pos, vel) = flock::measure::flock_state(app.world_mut(), flock);
+        let n = pos.len().max(1) as f64;
+        let (mut dist, mut spin) = (0.0, 0.0);
+        for (p, v) in pos.iter().zip(&vel) {
+            let r = world.delta(centre, *p);
+            dist += r.length() as f64;
+            spin += (r.perp_dot(*v) / (r.length() * v.length()).max(1e-6)) as f64;
+        }
+        Some(LeaderFigures {
+            leader_distance: dist / n,
+            leader_spin: spin / n,
+        })
+    };
     emit(
         &Sample {
             step: 0,
             metrics: measure(&mut app),
+            leader: round_leader(&mut app),
             step_ms: 0.0,
         },
         &mut out,
@@ -141,6 +171,7 @@ pub fn run(args: HeadlessArgs) -> Result<(), ModeError> {
             &Sample {
                 step,
                 metrics: measure(&mut app),
+                leader: round_leader(&mut app),
                 step_ms,
             },
             &mut out,

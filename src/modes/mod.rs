@@ -2,6 +2,7 @@
 
 mod headless;
 mod scene;
+mod screenshot;
 mod window;
 
 use crate::cli::{Cli, Command, SceneArgs};
@@ -44,5 +45,6 @@ pub fn run(cli: Cli) -> Result<(), ModeError> {
         }),
         Some(Command::Run(args)) => window::run(args),
         Some(Command::Headless(args)) => headless::run(args),
+        Some(Command::Screenshot(args)) => screenshot::run(args),
     }
 }

@@ -11,7 +11,7 @@ use flock_core::sim::FlockParams;
 /// A bird. Its `id` is stable for the bird's life and seeds its own randomness, so results do
 /// not depend on entity ids or spawn order within a tick.
 #[derive(Component, Reflect, Clone, Copy, Debug, PartialEq, Eq)]
-#[require(Position, Velocity)]
+#[require(Position, Velocity, NeighbourCount)]
 #[reflect(Component)]
 pub struct Boid {
     /// Stable number of this bird within its flock.
@@ -27,6 +27,12 @@ pub struct Position(pub Vec2);
 #[derive(Component, Reflect, Clone, Copy, Debug, Default, PartialEq)]
 #[reflect(Component)]
 pub struct Velocity(pub Vec2);
+
+/// How many flock mates a bird considered in its last tick: the size of its local flock
+/// (what the renderer colours by).
+#[derive(Component, Reflect, Clone, Copy, Debug, Default, PartialEq, Eq)]
+#[reflect(Component)]
+pub struct NeighbourCount(pub u32);
 
 /// The flock a bird belongs to: an entity with a [`Flock`].
 #[derive(Component, Reflect, Clone, Copy, Debug, PartialEq, Eq)]

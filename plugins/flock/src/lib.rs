@@ -24,12 +24,17 @@ pub mod stepping;
 pub mod systems;
 
 pub use flock_core;
+
+/// The length of one flock tick: the models' parameters are tuned per tick at 60 Hz (one frame
+/// of the source sketches). Set `Time<Fixed>` to it unless you retune them.
+pub const TICK: std::time::Duration = std::time::Duration::from_nanos(16_666_667);
 pub use plugin::{FlockPlugin, FlockPlugins, FlockSystems, TransformSyncPlugin};
 
 /// The items most users need.
 pub mod prelude {
+    pub use crate::TICK;
     pub use crate::components::{
-        Boid, Flock, FlockColumns, FlockMember, Leader, Piloted, Position, Velocity,
+        Boid, Flock, FlockColumns, FlockMember, Leader, NeighbourCount, Piloted, Position, Velocity,
     };
     pub use crate::measure::{flock_metrics, flock_state_hash};
     pub use crate::plugin::{FlockPlugin, FlockPlugins, FlockSystems, TransformSyncPlugin};

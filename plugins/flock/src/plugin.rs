@@ -1,6 +1,8 @@
 //! The plugins and the system sets that order a flock's tick.
 
-use crate::components::{Boid, Flock, FlockMember, Leader, Piloted, Position, Velocity};
+use crate::components::{
+    Boid, Flock, FlockMember, Leader, NeighbourCount, Piloted, Position, Velocity,
+};
 use crate::systems;
 use bevy_app::{App, FixedUpdate, Plugin, PluginGroup, PluginGroupBuilder, PostUpdate};
 use bevy_ecs::intern::Interned;
@@ -56,6 +58,7 @@ impl Plugin for FlockPlugin {
         app.register_type::<Boid>()
             .register_type::<Position>()
             .register_type::<Velocity>()
+            .register_type::<NeighbourCount>()
             .register_type::<FlockMember>()
             .register_type::<Piloted>()
             .register_type::<Flock>()

@@ -35,6 +35,8 @@ pub struct LeaderParams {
     pub weight: f32,
     /// Birds closer than this flee a fleeing leader, in world units.
     pub flee_radius: f32,
+    /// Largest steering change per tick while fleeing (danger overrides the flock's manners).
+    pub flee_force: f32,
     /// +1 circles counter-clockwise, -1 clockwise.
     pub orbit_direction: f32,
 }
@@ -43,11 +45,12 @@ impl Default for LeaderParams {
     fn default() -> Self {
         Self {
             mode: LeaderMode::Follow,
-            orbit_radius: 60.0,
-            slowing_radius: 80.0,
-            max_force: 0.15,
+            orbit_radius: 80.0,
+            slowing_radius: 100.0,
+            max_force: 0.05,
             weight: 1.0,
             flee_radius: 150.0,
+            flee_force: 0.2,
             orbit_direction: 1.0,
         }
     }
@@ -106,8 +109,8 @@ mod tests {
     #[test]
     fn birds_on_the_circle_are_pushed_along_it() {
         let p = LeaderParams::default();
-        // Leader 60 to the right: counter-clockwise around it means heading down (-y).
-        let a = p.steer(Vec2::new(60.0, 0.0), Vec2::ZERO, 3.0);
+        // Leader one orbit radius to the right: counter-clockwise around it means heading down.
+        let a = p.steer(Vec2::new(p.orbit_radius, 0.0), Vec2::ZERO, 3.0);
         assert!(a.y < 0.0 && a.x.abs() < 1e-6, "{a}");
     }
 

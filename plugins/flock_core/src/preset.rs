@@ -226,6 +226,7 @@ impl Preset {
             ("slowing_radius", l.slowing_radius),
             ("max_force", l.max_force),
             ("flee_radius", l.flee_radius),
+            ("flee_force", l.flee_force),
         ] {
             if !(value.is_finite() && value >= 0.0) {
                 return bad(

@@ -4,18 +4,21 @@ use crate::components::{Boid, Flock, FlockColumns, FlockMember, Piloted, Positio
 use bevy_ecs::prelude::*;
 use bevy_math::Vec2;
 
+/// What the gather reads of each bird.
+type BirdRow<'a> = (
+    Entity,
+    &'a Boid,
+    &'a FlockMember,
+    &'a Position,
+    &'a Velocity,
+    Has<Piloted>,
+);
+
 /// Fills every flock's [`FlockColumns`] from its birds and rebuilds its grid. Birds whose
 /// [`FlockMember`] names no flock are left alone.
 pub fn collect_neighbours(
     mut flocks: Query<(Entity, &Flock, &mut FlockColumns)>,
-    boids: Query<(
-        Entity,
-        &Boid,
-        &FlockMember,
-        &Position,
-        &Velocity,
-        Has<Piloted>,
-    )>,
+    boids: Query<BirdRow>,
 ) {
     let mut columns: Vec<(Entity, &Flock, Mut<FlockColumns>)> = flocks.iter_mut().collect();
     for (_, _, c) in &mut columns {

@@ -1,0 +1,217 @@
+//! The view: a world camera that draws into an image (so trails can persist), a screen camera
+//! that shows that image and the UI, pan and zoom, and the cursor in world coordinates.
+
+use super::scene::SceneConfig;
+use bevy::camera::RenderTarget;
+use bevy::camera::visibility::RenderLayers;
+use bevy::input::mouse::{AccumulatedMouseMotion, AccumulatedMouseScroll};
+use bevy::prelude::*;
+use bevy::render::render_resource::TextureFormat;
+use bevy::window::{PrimaryWindow, WindowResized};
+use bevy_egui::PrimaryEguiContext;
+use bevy_egui::input::EguiWantsInput;
+
+/// Layer of everything in the world (drawn into the trail image).
+pub const WORLD_LAYER: usize = 1;
+/// Layer of the screen (the trail image itself).
+pub const SCREEN_LAYER: usize = 0;
+/// The p5 sketch's sky: rgb(112, 231, 255).
+pub const BACKGROUND: Color = Color::srgb_u8(112, 231, 255);
+
+/// The camera looking at the world; it renders into [`ViewImage`].
+#[derive(Component)]
+pub struct WorldCamera;
+
+/// The camera drawing the window: the view image, then the UI.
+#[derive(Component)]
+pub struct ScreenCamera;
+
+/// The sprite showing the view image on screen.
+#[derive(Component)]
+struct ViewSprite;
+
+/// The image the world camera draws into, the size of the window in pixels.
+#[derive(Resource, Clone)]
+pub struct ViewImage(pub Handle<Image>);
+
+/// Where the cursor points in the world, when it is over the window.
+#[derive(Resource, Default, Clone, Copy, Debug)]
+pub struct CursorWorld(pub Option<Vec2>);
+
+/// Runs before anything that reads [`CursorWorld`].
+#[derive(SystemSet, Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct TrackCursor;
+
+pub(super) fn plugin(app: &mut App) {
+    app.init_resource::<CursorWorld>()
+        .add_systems(Startup, spawn_cameras)
+        .add_systems(
+            Update,
+            (
+                fit_view_image,
+                (zoom, pan, recentre),
+                track_cursor.in_set(TrackCursor),
+            )
+                .chain(),
+        );
+}
+
+fn window_pixels(window: &Window) -> UVec2 {
+    UVec2::new(
+        window.physical_width().max(1),
+        window.physical_height().max(1),
+    )
+}
+
+/// Orthographic scale that fits the world in the window with a little room.
+pub fn fit_scale(world: Vec2, window: Vec2) -> f32 {
+    1.05 * (world.x / window.x.max(1.0)).max(world.y / window.y.max(1.0))
+}
+
+fn spawn_cameras(
+    mut commands: Commands,
+    mut images: ResMut<Assets<Image>>,
+    window: Single<&Window, With<PrimaryWindow>>,
+    config: Res<SceneConfig>,
+) {
+    let size = window_pixels(&window);
+    let image = images.add(Image::new_target_texture(
+        size.x,
+        size.y,
+        TextureFormat::Rgba8UnormSrgb,
+        None,
+    ));
+    commands.insert_resource(ViewImage(image.clone()));
+    let world = Vec2::new(config.preset.world.width, config.preset.world.height);
+    commands.spawn((
+        Camera2d,
+        WorldCamera,
+        Camera {
+            order: -1,
+            clear_color: ClearColorConfig::Custom(BACKGROUND),
+            ..default()
+        },
+        RenderTarget::Image(image.clone().into()),
+        Msaa::Off,
+        Projection::Orthographic(OrthographicProjection {
+            scale: fit_scale(world, size.as_vec2()),
+            ..OrthographicProjection::default_2d()
+        }),
+        RenderLayers::layer(WORLD_LAYER),
+    ));
+    commands.spawn((
+        Camera2d,
+        ScreenCamera,
+        Camera {
+            order: 0,
+            clear_color: ClearColorConfig::Custom(BACKGROUND),
+            ..default()
+        },
+        RenderLayers::layer(SCREEN_LAYER),
+        PrimaryEguiContext,
+    ));
+    commands.spawn((
+        Sprite {
+            image,
+            custom_size: Some(Vec2::new(window.width(), window.height())),
+            ..default()
+        },
+        ViewSprite,
+        RenderLayers::layer(SCREEN_LAYER),
+    ));
+}
+
+/// Keeps the view image the size of the window.
+fn fit_view_image(
+    mut resized: MessageReader<WindowResized>,
+    window: Single<&Window, With<PrimaryWindow>>,
+    view: Option<Res<ViewImage>>,
+    mut images: ResMut<Assets<Image>>,
+    mut sprite: Single<&mut Sprite, With<ViewSprite>>,
+) {
+    if resized.read().count() == 0 {
+        return;
+    }
+    let Some(view) = view else { return };
+    let size = window_pixels(&window);
+    if let Some(mut image) = images.get_mut(&view.0) {
+        image.resize(bevy::render::render_resource::Extent3d {
+            width: size.x,
+            height: size.y,
+            depth_or_array_layers: 1,
+        });
+    }
+    sprite.custom_size = Some(Vec2::new(window.width(), window.height()));
+}
+
+/// Mouse wheel zooms about the cursor.
+fn zoom(
+    scroll: Res<AccumulatedMouseScroll>,
+    wants: Res<EguiWantsInput>,
+    cursor: Res<CursorWorld>,
+    camera: Single<(&mut Projection, &mut Transform), With<WorldCamera>>,
+) {
+    if scroll.delta.y == 0.0 || wants.wants_any_pointer_input() {
+        return;
+    }
+    let (mut projection, mut transform) = camera.into_inner();
+    if let Projection::Orthographic(ortho) = &mut *projection {
+        let factor = 0.9f32.powf(scroll.delta.y.clamp(-5.0, 5.0));
+        let new_scale = (ortho.scale * factor).clamp(0.02, 200.0);
+        // Keep the point under the cursor where it is.
+        if let Some(anchor) = cursor.0 {
+            let centre = transform.translation.truncate();
+            let moved = anchor + (centre - anchor) * (new_scale / ortho.scale);
+            transform.translation.x = moved.x;
+            transform.translation.y = moved.y;
+        }
+        ortho.scale = new_scale;
+    }
+}
+
+/// Dragging with the middle mouse button pans.
+fn pan(
+    buttons: Res<ButtonInput<MouseButton>>,
+    motion: Res<AccumulatedMouseMotion>,
+    camera: Single<(&Projection, &mut Transform), With<WorldCamera>>,
+) {
+    if !buttons.pressed(MouseButton::Middle) || motion.delta == Vec2::ZERO {
+        return;
+    }
+    let (projection, mut transform) = camera.into_inner();
+    if let Projection::Orthographic(ortho) = projection {
+        transform.translation.x -= motion.delta.x * ortho.scale;
+        transform.translation.y += motion.delta.y * ortho.scale;
+    }
+}
+
+/// `Home` puts the whole world back in view.
+fn recentre(
+    keys: Res<ButtonInput<KeyCode>>,
+    config: Res<SceneConfig>,
+    window: Single<&Window, With<PrimaryWindow>>,
+    camera: Single<(&mut Projection, &mut Transform), With<WorldCamera>>,
+) {
+    if !keys.just_pressed(KeyCode::Home) {
+        return;
+    }
+    let (mut projection, mut transform) = camera.into_inner();
+    transform.translation = Vec3::ZERO;
+    if let Projection::Orthographic(ortho) = &mut *projection {
+        let world = Vec2::new(config.preset.world.width, config.preset.world.height);
+        ortho.scale = fit_scale(world, window_pixels(&window).as_vec2());
+    }
+}
+
+/// The cursor's window position carried through the world camera (which draws into an image
+/// with the window's pixel size).
+fn track_cursor(
+    window: Single<&Window, With<PrimaryWindow>>,
+    camera: Single<(&Camera, &GlobalTransform), With<WorldCamera>>,
+    mut cursor: ResMut<CursorWorld>,
+) {
+    let (camera, transform) = *camera;
+    cursor.0 = window
+        .physical_cursor_position()
+        .and_then(|p| camera.viewport_to_world_2d(transform, p).ok());
+}

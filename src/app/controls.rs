@@ -1,0 +1,76 @@
+//! Keys for the simulation and the looks: pause, single step, reset with a new seed, trails,
+//! colours, wings.
+
+use super::render::Looks;
+use super::scene::ResetScene;
+use bevy::input::InputSystems;
+use bevy::prelude::*;
+
+/// The keys, for the help line.
+pub const HELP: &str = "WASD/arrows fly the gold bird · F follow/flee it · left click place leader · \
+right click/Backspace remove it · Space pause · N step · R reset (new seed) · T trails · C colours · \
+G wings · wheel zoom · middle drag pan · Home fit · H help";
+
+/// Paused by the user (Space). Drives the virtual clock; other code may also pause the clock
+/// (the screenshot mode does) without this flag.
+#[derive(Resource, Clone, Copy, Debug, Default)]
+pub struct SimulationPaused(pub bool);
+
+/// Whether the help line is shown.
+#[derive(Resource, Clone, Copy, Debug)]
+pub struct ShowHelp(pub bool);
+
+pub(super) fn plugin(app: &mut App) {
+    app.insert_resource(ShowHelp(true))
+        .init_resource::<SimulationPaused>()
+        .add_systems(PreUpdate, (pause_and_step, looks_keys).after(InputSystems));
+}
+
+/// Space pauses and resumes; N while paused runs exactly one tick this frame; R resets.
+fn pause_and_step(
+    keys: Res<ButtonInput<KeyCode>>,
+    mut virtual_time: ResMut<Time<Virtual>>,
+    mut fixed: ResMut<Time<Fixed>>,
+    mut reset: MessageWriter<ResetScene>,
+    mut paused: ResMut<SimulationPaused>,
+) {
+    if keys.just_pressed(KeyCode::Space) {
+        paused.0 = !paused.0;
+        if paused.0 {
+            virtual_time.pause();
+        } else {
+            virtual_time.unpause();
+        }
+    }
+    if keys.just_pressed(KeyCode::KeyN) && virtual_time.is_paused() {
+        step_once(&mut fixed);
+    }
+    if keys.just_pressed(KeyCode::KeyR) {
+        reset.write(ResetScene);
+    }
+}
+
+/// Makes the fixed loop run exactly one more tick this frame (also while paused).
+pub fn step_once(fixed: &mut Time<Fixed>) {
+    let dt = fixed.timestep();
+    fixed.accumulate_overstep(dt);
+}
+
+fn looks_keys(
+    keys: Res<ButtonInput<KeyCode>>,
+    mut looks: ResMut<Looks>,
+    mut help: ResMut<ShowHelp>,
+) {
+    if keys.just_pressed(KeyCode::KeyT) {
+        looks.trails = !looks.trails;
+    }
+    if keys.just_pressed(KeyCode::KeyC) {
+        looks.colour_by_flock_size = !looks.colour_by_flock_size;
+    }
+    if keys.just_pressed(KeyCode::KeyG) {
+        looks.flapping = !looks.flapping;
+    }
+    if keys.just_pressed(KeyCode::KeyH) {
+        help.0 = !help.0;
+    }
+}

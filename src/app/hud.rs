@@ -1,0 +1,65 @@
+//! The on-screen text: a line of live figures and the help line listing the keys.
+
+use super::controls::{HELP, ShowHelp, SimulationPaused};
+use super::player::Player;
+use super::scene::SceneConfig;
+use bevy::diagnostic::{DiagnosticsStore, FrameTimeDiagnosticsPlugin};
+use bevy::prelude::*;
+use bevy_egui::{EguiContexts, EguiPrimaryContextPass, egui};
+use flock::prelude::*;
+
+pub(super) fn plugin(app: &mut App) {
+    app.add_plugins(FrameTimeDiagnosticsPlugin::default())
+        .add_systems(EguiPrimaryContextPass, draw_hud);
+}
+
+fn draw_hud(
+    mut contexts: EguiContexts,
+    help: Res<ShowHelp>,
+    config: Res<SceneConfig>,
+    paused: Res<SimulationPaused>,
+    diagnostics: Res<DiagnosticsStore>,
+    birds: Query<(), (With<Boid>, Without<Player>)>,
+    player: Query<&Leader, With<Player>>,
+) -> Result {
+    let ctx = contexts.ctx_mut()?;
+    let fps = diagnostics
+        .get(&FrameTimeDiagnosticsPlugin::FPS)
+        .and_then(|d| d.smoothed())
+        .unwrap_or(0.0);
+    let following = match player.iter().next().map(|l| l.params.mode) {
+        Some(LeaderMode::Flee) => "flees",
+        Some(LeaderMode::Off) => "ignores",
+        _ => "follows",
+    };
+    let status = format!(
+        "{} birds · {} · seed {} · {fps:.0} fps · the flock {following} the gold bird{}",
+        birds.iter().count(),
+        config.preset.model.name(),
+        config.seed,
+        if paused.0 { " · PAUSED" } else { "" }
+    );
+    let frame = egui::Frame::NONE
+        .fill(egui::Color32::from_rgba_unmultiplied(10, 20, 40, 170))
+        .inner_margin(egui::Margin::same(6));
+    egui::Area::new("status".into())
+        .anchor(egui::Align2::LEFT_TOP, egui::vec2(8.0, 8.0))
+        .interactable(false)
+        .show(ctx, |ui| {
+            frame.show(ui, |ui| {
+                ui.label(egui::RichText::new(status).color(egui::Color32::WHITE))
+            });
+        });
+    if help.0 {
+        egui::Area::new("help".into())
+            .anchor(egui::Align2::LEFT_BOTTOM, egui::vec2(8.0, -8.0))
+            .interactable(false)
+            .show(ctx, |ui| {
+                frame.show(ui, |ui| {
+                    ui.set_max_width(ctx.content_rect().width() - 30.0);
+                    ui.label(egui::RichText::new(HELP).color(egui::Color32::WHITE))
+                });
+            });
+    }
+    Ok(())
+}

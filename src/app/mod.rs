@@ -1,0 +1,78 @@
+//! The windowed app: a scene (flock, player, leader), a camera, one-draw-call birds with trails,
+//! keyboard and mouse controls, and a help line. Each module is a small plugin.
+
+pub mod camera;
+pub mod controls;
+pub mod hud;
+pub mod leader;
+pub mod player;
+pub mod render;
+pub mod scene;
+
+use bevy::log::{Level, LogPlugin};
+use bevy::prelude::*;
+use bevy::window::{PresentMode, WindowResolution};
+use bevy_egui::{EguiGlobalSettings, EguiPlugin};
+use bevy_rapier2d::prelude::{NoUserData, RapierPhysicsPlugin, TimestepMode};
+use flock::prelude::*;
+pub use scene::SceneConfig;
+
+/// Rapier's length unit: world units are pixels, a metre is 50 of them.
+const PIXELS_PER_METRE: f32 = 50.0;
+
+/// How the app starts.
+pub struct AppOptions {
+    /// The flock to fly.
+    pub scene: SceneConfig,
+    /// Window size in pixels.
+    pub window: (u32, u32),
+}
+
+/// The app, ready to `run()`.
+pub fn build(options: AppOptions) -> App {
+    let mut app = App::new();
+    let (width, height) = options.window;
+    app.add_plugins(
+        DefaultPlugins
+            .set(WindowPlugin {
+                primary_window: Some(Window {
+                    title: "murmur".into(),
+                    resolution: WindowResolution::new(width, height)
+                        .with_scale_factor_override(1.0),
+                    present_mode: PresentMode::AutoVsync,
+                    ..default()
+                }),
+                ..default()
+            })
+            .set(LogPlugin {
+                filter: "wgpu=error,naga=warn,bevy_render=warn,bevy_winit=warn".into(),
+                level: Level::INFO,
+                ..default()
+            }),
+    )
+    .insert_resource(Time::<Fixed>::from_duration(TICK))
+    .insert_resource(TimestepMode::Fixed {
+        dt: TICK.as_secs_f32(),
+        substeps: 1,
+    })
+    .add_plugins(
+        RapierPhysicsPlugin::<NoUserData>::pixels_per_meter(PIXELS_PER_METRE).in_fixed_schedule(),
+    )
+    .insert_resource(EguiGlobalSettings {
+        auto_create_primary_context: false,
+        ..default()
+    })
+    .add_plugins(EguiPlugin::default())
+    .add_plugins(FlockPlugin::default())
+    .insert_resource(options.scene)
+    .add_plugins((
+        scene::plugin,
+        camera::plugin,
+        player::plugin,
+        leader::plugin,
+        render::plugin,
+        controls::plugin,
+        hud::plugin,
+    ));
+    app
+}

@@ -1,0 +1,172 @@
+//! The gold player bird (SpaceBoids): a rapier body pushed by the keyboard, kept in the world by
+//! walls, that the flock counts as one of its own and follows (or flees, key `F`).
+
+use super::camera::WORLD_LAYER;
+use super::render::SpecialBird;
+use super::scene::{ActiveFlock, SceneConfig, SpawnScene};
+use bevy::camera::visibility::RenderLayers;
+use bevy::prelude::*;
+use bevy_rapier2d::dynamics::Velocity as BodyVelocity;
+use bevy_rapier2d::prelude::{
+    AdditionalMassProperties, Collider, ColliderMassProperties, Damping, DefaultRapierContext,
+    ExternalForce, LockedAxes, RapierConfiguration, RigidBody,
+};
+use flock::prelude::*;
+
+/// The player's bird.
+#[derive(Component)]
+pub struct Player;
+
+/// Stable bird id of the player within its flock.
+pub const PLAYER_ID: u32 = u32::MAX;
+
+/// SpaceBoids' gold.
+pub const GOLD: Color = Color::srgb_u8(255, 196, 0);
+
+/// How the player flies.
+#[derive(Resource, Clone, Copy, Debug)]
+pub struct PlayerTuning {
+    /// Thrust while a direction key is held, in px/s².
+    pub thrust: f32,
+    /// Linear damping per second: top speed is `thrust / damping`.
+    pub damping: f32,
+    /// Radius of the player's body, in px.
+    pub radius: f32,
+}
+
+impl Default for PlayerTuning {
+    fn default() -> Self {
+        Self {
+            thrust: 900.0,
+            damping: 3.5,
+            radius: 6.0,
+        }
+    }
+}
+
+pub(super) fn plugin(app: &mut App) {
+    app.init_resource::<PlayerTuning>()
+        .add_systems(Startup, (no_gravity, spawn_player.after(SpawnScene)))
+        .add_systems(Update, (thrust, switch_follow_flee))
+        .add_systems(
+            FixedUpdate,
+            sync_player.before(FlockSystems::CollectNeighbours),
+        );
+}
+
+fn no_gravity(mut config: Single<&mut RapierConfiguration, With<DefaultRapierContext>>) {
+    config.gravity = Vec2::ZERO;
+}
+
+fn spawn_player(
+    mut commands: Commands,
+    config: Res<SceneConfig>,
+    flock: Res<ActiveFlock>,
+    tuning: Res<PlayerTuning>,
+) {
+    commands.spawn((
+        Player,
+        (
+            Boid { id: PLAYER_ID },
+            FlockMember(flock.0),
+            Piloted,
+            Position(Vec2::ZERO),
+        ),
+        Leader::new(config.preset.leader),
+        SpecialBird {
+            colour: GOLD,
+            scale: 2.0,
+        },
+        Transform::default(),
+        (
+            RigidBody::Dynamic,
+            Collider::ball(tuning.radius),
+            ColliderMassProperties::Density(0.0),
+            AdditionalMassProperties::Mass(1.0),
+            BodyVelocity::zero(),
+            ExternalForce::default(),
+            Damping {
+                linear_damping: tuning.damping,
+                angular_damping: 0.0,
+            },
+            LockedAxes::ROTATION_LOCKED,
+        ),
+        RenderLayers::layer(WORLD_LAYER),
+    ));
+    // Walls just outside the world rectangle.
+    let (w, h) = (config.preset.world.width, config.preset.world.height);
+    let t = 50.0;
+    for (x, y, hx, hy) in [
+        (0.0, h / 2.0 + t, w / 2.0 + 2.0 * t, t),
+        (0.0, -h / 2.0 - t, w / 2.0 + 2.0 * t, t),
+        (w / 2.0 + t, 0.0, t, h / 2.0 + 2.0 * t),
+        (-w / 2.0 - t, 0.0, t, h / 2.0 + 2.0 * t),
+    ] {
+        commands.spawn((
+            RigidBody::Fixed,
+            Collider::cuboid(hx, hy),
+            Transform::from_xyz(x, y, 0.0),
+        ));
+    }
+}
+
+/// The direction the keys ask for (WASD or arrows), unit length or zero.
+pub fn key_direction(keys: &ButtonInput<KeyCode>) -> Vec2 {
+    let mut d = Vec2::ZERO;
+    let held = |a, b| keys.pressed(a) || keys.pressed(b);
+    if held(KeyCode::KeyW, KeyCode::ArrowUp) {
+        d.y += 1.0;
+    }
+    if held(KeyCode::KeyS, KeyCode::ArrowDown) {
+        d.y -= 1.0;
+    }
+    if held(KeyCode::KeyD, KeyCode::ArrowRight) {
+        d.x += 1.0;
+    }
+    if held(KeyCode::KeyA, KeyCode::ArrowLeft) {
+        d.x -= 1.0;
+    }
+    d.normalize_or_zero()
+}
+
+fn thrust(
+    keys: Res<ButtonInput<KeyCode>>,
+    tuning: Res<PlayerTuning>,
+    mut force: Single<&mut ExternalForce, With<Player>>,
+) {
+    let f = key_direction(&keys) * tuning.thrust;
+    if force.force != f {
+        force.force = f;
+    }
+}
+
+/// `F` switches the flock between following and fleeing the player.
+fn switch_follow_flee(
+    keys: Res<ButtonInput<KeyCode>>,
+    mut leader: Single<&mut Leader, With<Player>>,
+) {
+    if keys.just_pressed(KeyCode::KeyF) {
+        leader.params.mode = match leader.params.mode {
+            LeaderMode::Follow => LeaderMode::Flee,
+            _ => LeaderMode::Follow,
+        };
+        info!("player: the flock now {:?}s", leader.params.mode);
+    }
+}
+
+/// Copies the body's place and velocity (per second) into the bird's (per tick).
+fn sync_player(
+    mut player: Single<
+        (
+            &Transform,
+            &BodyVelocity,
+            &mut Position,
+            &mut flock::components::Velocity,
+        ),
+        With<Player>,
+    >,
+) {
+    let (transform, body, pos, vel) = &mut *player;
+    pos.0 = transform.translation.truncate();
+    vel.0 = body.linear * TICK.as_secs_f32();
+}

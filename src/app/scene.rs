@@ -1,0 +1,69 @@
+//! The scene: which flock flies (preset, size, seed), spawning it, and resetting it.
+
+use super::player::Player;
+use bevy::prelude::*;
+use flock::flock_core::preset::Preset;
+use flock::prelude::*;
+
+/// The flock the app flies: its preset, size and seed.
+#[derive(Resource, Clone, Debug)]
+pub struct SceneConfig {
+    /// Model, world, edges and leader tuning.
+    pub preset: Preset,
+    /// Number of birds.
+    pub boids: usize,
+    /// Seed of the current flock.
+    pub seed: u64,
+    /// Where to place a leader at start, if anywhere.
+    pub leader: Option<Vec2>,
+}
+
+/// The flock entity currently flying.
+#[derive(Resource, Clone, Copy, Debug)]
+pub struct ActiveFlock(pub Entity);
+
+/// Ask for a fresh flock with the next seed.
+#[derive(Message, Clone, Copy, Debug, Default)]
+pub struct ResetScene;
+
+/// Spawning happens in this set at startup; systems needing the flock run after it.
+#[derive(SystemSet, Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct SpawnScene;
+
+pub(super) fn plugin(app: &mut App) {
+    app.add_message::<ResetScene>()
+        .add_systems(Startup, spawn_flock.in_set(SpawnScene))
+        .add_systems(Update, reset);
+}
+
+fn spawn_flock(mut commands: Commands, config: Res<SceneConfig>) {
+    let flock = commands.spawn_flock(config.preset.flock_params(), config.boids, config.seed);
+    commands.insert_resource(ActiveFlock(flock));
+}
+
+/// Replaces the flock with one placed by the next seed; the player joins the new flock.
+fn reset(
+    mut requests: MessageReader<ResetScene>,
+    mut commands: Commands,
+    mut config: ResMut<SceneConfig>,
+    mut active: ResMut<ActiveFlock>,
+    birds: Query<(Entity, &FlockMember), Without<Player>>,
+    mut player: Query<&mut FlockMember, With<Player>>,
+) {
+    if requests.read().count() == 0 {
+        return;
+    }
+    for (bird, member) in &birds {
+        if member.0 == active.0 {
+            commands.entity(bird).despawn();
+        }
+    }
+    commands.entity(active.0).despawn();
+    config.seed = config.seed.wrapping_add(1);
+    let flock = commands.spawn_flock(config.preset.flock_params(), config.boids, config.seed);
+    active.0 = flock;
+    for mut member in &mut player {
+        member.0 = flock;
+    }
+    info!("reset: seed {}", config.seed);
+}

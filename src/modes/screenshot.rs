@@ -1,0 +1,148 @@
+//! `murmur screenshot`: the app's real scene, rendered in its window after a number of ticks and
+//! saved as a PNG. Works under Xvfb. The simulation advances by exact ticks (the virtual clock is
+//! paused and the fixed loop is fed one timestep at a time), so the same flags give the same
+//! flock whatever the frame rate.
+
+use super::{ModeError, scene};
+use crate::app::scene::SceneConfig;
+use crate::app::{self, AppOptions};
+use crate::cli::ScreenshotArgs;
+use bevy::app::AppExit;
+use bevy::input::ButtonState;
+use bevy::input::mouse::MouseButtonInput;
+use bevy::math::DVec2;
+use bevy::prelude::*;
+use bevy::render::view::screenshot::{Screenshot, ScreenshotCaptured, save_to_disk};
+use bevy::window::PrimaryWindow;
+use std::path::PathBuf;
+use std::time::{Duration, Instant};
+
+/// Ticks run one per frame at the end, so trails show the flock's motion.
+const SETTLE_TICKS: u64 = 40;
+/// Frames and time given to the renderer to compile its pipelines before the settle ticks.
+const WARM_UP_FRAMES: u32 = 30;
+const WARM_UP_TIME: Duration = Duration::from_secs(2);
+/// Longest wait for the capture after asking for it.
+const CAPTURE_TIMEOUT: Duration = Duration::from_secs(60);
+
+/// What to do, and how far it has got.
+#[derive(Resource)]
+struct Plan {
+    steps: u64,
+    click: Option<Vec2>,
+    out: PathBuf,
+    frame: u32,
+    started: Instant,
+    settled: u64,
+    requested: Option<Instant>,
+}
+
+pub fn run(args: ScreenshotArgs) -> Result<(), ModeError> {
+    let (preset, boids) = scene::resolve(&args.scene)?;
+    if let Some(parent) = args.out.parent().filter(|p| !p.as_os_str().is_empty())
+        && !parent.is_dir()
+    {
+        return Err(ModeError::Usage(format!(
+            "no such directory: {}",
+            parent.display()
+        )));
+    }
+    let _ = std::fs::remove_file(&args.out);
+    let mut app = app::build(AppOptions {
+        scene: SceneConfig {
+            preset,
+            boids,
+            seed: args.scene.seed,
+            leader: args.scene.leader.map(|(x, y)| Vec2::new(x, y)),
+        },
+        window: args.size,
+    });
+    app.insert_resource(Plan {
+        steps: args.steps,
+        click: args.click.map(|(x, y)| Vec2::new(x, y)),
+        out: args.out.clone(),
+        frame: 0,
+        started: Instant::now(),
+        settled: 0,
+        requested: None,
+    })
+    .add_systems(Startup, pause)
+    .add_systems(Update, drive);
+    let exit = app.run();
+    if let AppExit::Error(code) = exit {
+        return Err(ModeError::Failed(format!(
+            "the app stopped with code {code}"
+        )));
+    }
+    if !args.out.is_file() {
+        return Err(ModeError::Failed(format!(
+            "no screenshot was written to {}",
+            args.out.display()
+        )));
+    }
+    println!("{}", args.out.display());
+    Ok(())
+}
+
+fn pause(mut time: ResMut<Time<Virtual>>) {
+    time.pause();
+}
+
+/// Frame by frame: simulated click, fast-forward, warm-up, settle one tick per frame, capture.
+fn drive(
+    mut commands: Commands,
+    mut plan: ResMut<Plan>,
+    mut fixed: ResMut<Time<Fixed>>,
+    window: Single<(Entity, &mut Window), With<PrimaryWindow>>,
+    mut buttons: MessageWriter<MouseButtonInput>,
+    mut exit: MessageWriter<AppExit>,
+) {
+    plan.frame += 1;
+    let (window_entity, mut window) = window.into_inner();
+    let press = |state| MouseButtonInput {
+        button: MouseButton::Left,
+        state,
+        window: window_entity,
+    };
+    let settle = SETTLE_TICKS.min(plan.steps);
+    match plan.frame {
+        2 => {
+            if let Some(at) = plan.click {
+                window.set_physical_cursor_position(Some(DVec2::new(at.x as f64, at.y as f64)));
+                buttons.write(press(ButtonState::Pressed));
+            }
+        }
+        3 => {
+            if plan.click.is_some() {
+                buttons.write(press(ButtonState::Released));
+            }
+        }
+        4 => {
+            // The fixed loop runs these ticks at the start of the next frame.
+            let dt = fixed.timestep();
+            fixed.accumulate_overstep(dt * (plan.steps - settle) as u32);
+        }
+        _ if plan.frame < 4 + WARM_UP_FRAMES || plan.started.elapsed() < WARM_UP_TIME => {}
+        _ if plan.settled < settle => {
+            crate::app::controls::step_once(&mut fixed);
+            plan.settled += 1;
+        }
+        _ => match plan.requested {
+            None => {
+                plan.requested = Some(Instant::now());
+                let mut save = save_to_disk(plan.out.clone());
+                commands.spawn(Screenshot::primary_window()).observe(
+                    move |captured: On<ScreenshotCaptured>, mut exit: MessageWriter<AppExit>| {
+                        save(captured);
+                        exit.write(AppExit::Success);
+                    },
+                );
+            }
+            Some(at) if at.elapsed() > CAPTURE_TIMEOUT => {
+                error!("no frame was captured within {CAPTURE_TIMEOUT:?}");
+                exit.write(AppExit::error());
+            }
+            Some(_) => {}
+        },
+    }
+}

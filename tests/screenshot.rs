@@ -1,0 +1,211 @@
+//! The app's real scene under a display: `murmur screenshot` renders the window after some ticks,
+//! and the picture shows what a person would see: birds spread over the frame, the gold player,
+//! and the leader where a simulated click put it (and no leader without the click).
+//!
+//! Needs an X display. Without `DISPLAY`, the test starts `Xvfb` itself when it is installed;
+//! with neither it is skipped, unless `MURMUR_REQUIRE_DISPLAY=1` (set by `.ci/run`) makes that a
+//! failure.
+
+use std::path::{Path, PathBuf};
+use std::process::{Child, Command, Stdio};
+
+/// A display to render on, and the Xvfb we started for it (killed on drop).
+struct Display {
+    name: String,
+    server: Option<Child>,
+}
+
+impl Drop for Display {
+    fn drop(&mut self) {
+        if let Some(server) = &mut self.server {
+            let _ = server.kill();
+            let _ = server.wait();
+        }
+    }
+}
+
+fn display() -> Option<Display> {
+    if let Ok(name) = std::env::var("DISPLAY")
+        && !name.is_empty()
+    {
+        return Some(Display { name, server: None });
+    }
+    for n in 90..110 {
+        if Path::new(&format!("/tmp/.X11-unix/X{n}")).exists()
+            || Path::new(&format!("/tmp/.X{n}-lock")).exists()
+        {
+            continue;
+        }
+        let name = format!(":{n}");
+        let Ok(server) = Command::new("Xvfb")
+            .args([&name, "-screen", "0", "1920x1080x24", "-nolisten", "tcp"])
+            .stdout(Stdio::null())
+            .stderr(Stdio::null())
+            .spawn()
+        else {
+            return None; // no Xvfb installed
+        };
+        let socket = format!("/tmp/.X11-unix/X{n}");
+        for _ in 0..100 {
+            if Path::new(&socket).exists() {
+                break;
+            }
+            std::thread::sleep(std::time::Duration::from_millis(50));
+        }
+        return Some(Display {
+            name,
+            server: Some(server),
+        });
+    }
+    None
+}
+
+fn display_or_skip() -> Option<Display> {
+    let d = display();
+    if d.is_none() {
+        if std::env::var("MURMUR_REQUIRE_DISPLAY").is_ok_and(|v| v == "1") {
+            panic!("no X display and no Xvfb, but MURMUR_REQUIRE_DISPLAY=1");
+        }
+        eprintln!("skipped: no X display (set DISPLAY or install Xvfb)");
+    }
+    d
+}
+
+struct Picture {
+    width: usize,
+    height: usize,
+    rgb: Vec<[u8; 3]>,
+}
+
+fn screenshot(display: &Display, extra: &[&str], name: &str) -> Picture {
+    let out: PathBuf =
+        std::env::temp_dir().join(format!("murmur-test-{}-{name}.png", std::process::id()));
+    let status = Command::new(env!("CARGO_BIN_EXE_murmur"))
+        .args([
+            "screenshot",
+            "--preset",
+            "reynolds",
+            "--boids",
+            "2000",
+            "--seed",
+            "5",
+            "--steps",
+            "200",
+        ])
+        .args(["--size", "1280x720", "--out"])
+        .arg(&out)
+        .args(extra)
+        .env("DISPLAY", &display.name)
+        .env("XDG_RUNTIME_DIR", std::env::temp_dir())
+        .status()
+        .expect("murmur runs");
+    assert!(status.success(), "murmur screenshot failed: {status}");
+    let decoder = png::Decoder::new(std::io::BufReader::new(std::fs::File::open(&out).unwrap()));
+    let mut reader = decoder.read_info().unwrap();
+    let mut buf = vec![0; reader.output_buffer_size().unwrap()];
+    let info = reader.next_frame(&mut buf).unwrap();
+    let channels = info.color_type.samples();
+    let rgb = buf[..info.buffer_size()]
+        .chunks(channels)
+        .map(|p| [p[0], p[1], p[2]])
+        .collect();
+    let _ = std::fs::remove_file(&out);
+    Picture {
+        width: info.width as usize,
+        height: info.height as usize,
+        rgb,
+    }
+}
+
+fn is_bird(p: [u8; 3]) -> bool {
+    // Flock birds are dark blue to violet on the light sky (112, 231, 255).
+    p[1] < 120 && p[2] > 60 && p[0] < 150
+}
+
+fn is_gold(p: [u8; 3]) -> bool {
+    p[0] > 200 && (140..235).contains(&p[1]) && p[2] < 90
+}
+
+fn is_crimson(p: [u8; 3]) -> bool {
+    p[0] > 170 && p[1] < 80 && (20..120).contains(&p[2])
+}
+
+/// Pixels matching `f`, away from the two text boxes (top-left status, bottom help line).
+fn matching(pic: &Picture, f: fn([u8; 3]) -> bool) -> Vec<(usize, usize)> {
+    let mut out = Vec::new();
+    for y in 60..pic.height - 60 {
+        for x in 0..pic.width {
+            if f(pic.rgb[y * pic.width + x]) {
+                out.push((x, y));
+            }
+        }
+    }
+    out
+}
+
+#[test]
+fn the_window_shows_birds_the_gold_player_and_the_clicked_leader() {
+    let Some(display) = display_or_skip() else {
+        return;
+    };
+    let click = (900.0, 250.0);
+    let pic = screenshot(&display, &["--click", "900,250"], "click");
+    assert_eq!((pic.width, pic.height), (1280, 720));
+
+    let birds = matching(&pic, is_bird);
+    let mut tiles = [[0usize; 4]; 4];
+    for &(x, y) in &birds {
+        tiles[y * 4 / pic.height][x * 4 / pic.width] += 1;
+    }
+    let busy_tiles = tiles.iter().flatten().filter(|&&n| n >= 30).count();
+    assert!(
+        birds.len() > 5000,
+        "birds cover the frame: {} bird pixels",
+        birds.len()
+    );
+    assert!(busy_tiles >= 6, "birds spread over the frame: {tiles:?}");
+
+    let gold = matching(&pic, is_gold);
+    assert!(
+        gold.len() >= 20,
+        "the gold player is visible: {} gold pixels",
+        gold.len()
+    );
+
+    let crimson = matching(&pic, is_crimson);
+    assert!(
+        crimson.len() >= 20,
+        "the leader is visible: {} crimson pixels",
+        crimson.len()
+    );
+    let n = crimson.len() as f32;
+    let cx = crimson.iter().map(|p| p.0 as f32).sum::<f32>() / n;
+    let cy = crimson.iter().map(|p| p.1 as f32).sum::<f32>() / n;
+    let off = ((cx - click.0).powi(2) + (cy - click.1).powi(2)).sqrt();
+    assert!(
+        off < 25.0,
+        "the leader is where the click was: centre ({cx}, {cy}) vs {click:?}"
+    );
+
+    // The flock gathered towards it: more birds near the leader than in an average spot.
+    let near = birds
+        .iter()
+        .filter(|&&(x, y)| (x as f32 - cx).hypot(y as f32 - cy) < 120.0)
+        .count() as f32;
+    let area_share = std::f32::consts::PI * 120.0 * 120.0 / (pic.width * (pic.height - 120)) as f32;
+    assert!(
+        near > 2.0 * area_share * birds.len() as f32,
+        "birds gather round the leader"
+    );
+
+    // Without a click there is no leader.
+    let plain = screenshot(&display, &[], "plain");
+    assert!(
+        matching(&plain, is_crimson).len() < 5,
+        "no leader without a click"
+    );
+    assert!(
+        matching(&plain, is_gold).len() >= 20,
+        "the gold player is still there"
+    );
+}
