@@ -16,7 +16,7 @@ pub struct Cli {
 #[derive(Subcommand, Debug)]
 pub enum Command {
     /// Open the app (the default).
-    Run(SceneArgs),
+    Run(RunArgs),
     /// Simulate without a window or GPU and print JSON lines of figures.
     Headless(HeadlessArgs),
     /// Render the app's scene after some ticks and save it as a PNG (works under Xvfb).
@@ -45,6 +45,20 @@ pub struct SceneArgs {
     /// Place a leader at world position X,Y (the world's centre is 0,0) before the first tick.
     #[arg(long, value_name = "X,Y", value_parser = parse_point, allow_hyphen_values = true)]
     pub leader: Option<(f32, f32)>,
+}
+
+/// `murmur run`.
+#[derive(Args, Debug, Clone, Default)]
+pub struct RunArgs {
+    /// The flock.
+    #[command(flatten)]
+    pub scene: SceneArgs,
+    /// Window size as WIDTHxHEIGHT.
+    #[arg(long, default_value = "1280x720", value_parser = parse_size)]
+    pub size: (u32, u32),
+    /// Measure this many frames (after a warm-up), print their times as JSON and exit.
+    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u32).range(1..))]
+    pub measure_frames: Option<u32>,
 }
 
 /// `murmur headless`.

@@ -3,6 +3,7 @@
 
 use super::scene::SceneConfig;
 use bevy::camera::RenderTarget;
+use bevy::core_pipeline::tonemapping::DebandDither;
 use bevy::camera::visibility::RenderLayers;
 use bevy::input::mouse::{AccumulatedMouseMotion, AccumulatedMouseScroll};
 use bevy::prelude::*;
@@ -93,6 +94,8 @@ fn spawn_cameras(
         },
         RenderTarget::Image(image.clone().into()),
         Msaa::Off,
+        // No dithering: it would add fresh noise every frame to an image that is never cleared.
+        DebandDither::Disabled,
         Projection::Orthographic(OrthographicProjection {
             scale: fit_scale(world, size.as_vec2()),
             ..OrthographicProjection::default_2d()
@@ -107,6 +110,9 @@ fn spawn_cameras(
             clear_color: ClearColorConfig::Custom(BACKGROUND),
             ..default()
         },
+        // The screen only shows an image and text: multisampling would cost without showing.
+        Msaa::Off,
+        DebandDither::Disabled,
         RenderLayers::layer(SCREEN_LAYER),
         PrimaryEguiContext,
     ));

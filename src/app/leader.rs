@@ -63,10 +63,11 @@ fn click(
     leader: Query<Entity, With<ClickLeader>>,
 ) {
     let over_ui = wants.wants_any_pointer_input();
-    if mouse.just_pressed(MouseButton::Left) && !over_ui {
-        if let Some(at) = cursor.0 {
-            place_leader(&mut commands, leader.iter().next(), at, &config);
-        }
+    if mouse.just_pressed(MouseButton::Left)
+        && !over_ui
+        && let Some(at) = cursor.0
+    {
+        place_leader(&mut commands, leader.iter().next(), at, &config);
     }
     let remove = (mouse.just_pressed(MouseButton::Right) && !over_ui)
         || keys.just_pressed(KeyCode::Backspace)

@@ -5,6 +5,7 @@ pub mod camera;
 pub mod controls;
 pub mod hud;
 pub mod leader;
+pub mod meter;
 pub mod player;
 pub mod render;
 pub mod scene;
@@ -51,6 +52,13 @@ pub fn build(options: AppOptions) -> App {
             }),
     )
     .insert_resource(Time::<Fixed>::from_duration(TICK))
+    // When a frame runs long, slow the flock down instead of spiralling into ever more ticks
+    // per frame: at most four ticks catch up in one frame.
+    .insert_resource({
+        let mut time = Time::<Virtual>::default();
+        time.set_max_delta(TICK * 4);
+        time
+    })
     .insert_resource(TimestepMode::Fixed {
         dt: TICK.as_secs_f32(),
         substeps: 1,
@@ -73,6 +81,7 @@ pub fn build(options: AppOptions) -> App {
         render::plugin,
         controls::plugin,
         hud::plugin,
+        meter::plugin,
     ));
     app
 }

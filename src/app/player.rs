@@ -32,6 +32,9 @@ pub struct PlayerTuning {
     pub damping: f32,
     /// Radius of the player's body, in px.
     pub radius: f32,
+    /// Birds within this distance follow (or flee) the player; the rest only meet it as a
+    /// flock mate (SpaceBoids: they see it within their sight range).
+    pub lead_range: f32,
 }
 
 impl Default for PlayerTuning {
@@ -40,6 +43,7 @@ impl Default for PlayerTuning {
             thrust: 900.0,
             damping: 3.5,
             radius: 6.0,
+            lead_range: 220.0,
         }
     }
 }
@@ -72,7 +76,10 @@ fn spawn_player(
             Piloted,
             Position(Vec2::ZERO),
         ),
-        Leader::new(config.preset.leader),
+        Leader::new(LeaderParams {
+            follow_range: tuning.lead_range,
+            ..config.preset.leader
+        }),
         SpecialBird {
             colour: GOLD,
             scale: 2.0,

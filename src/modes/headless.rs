@@ -62,7 +62,7 @@ enum MetricsFile {
 }
 
 pub fn run(args: HeadlessArgs) -> Result<(), ModeError> {
-    let (preset, boids) = scene::resolve(&args.scene)?;
+    let (preset, boids) = scene::resolve(&args.scene, scene::WorldFit::Literal)?;
     if let Some(threads) = args.threads {
         rayon::ThreadPoolBuilder::new()
             .num_threads(threads as usize)

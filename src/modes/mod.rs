@@ -5,7 +5,7 @@ mod scene;
 mod screenshot;
 mod window;
 
-use crate::cli::{Cli, Command, SceneArgs};
+use crate::cli::{Cli, Command, RunArgs, SceneArgs};
 use std::fmt;
 
 /// Why a mode stopped early.
@@ -38,10 +38,14 @@ impl fmt::Display for ModeError {
 /// Runs the mode the command line asks for.
 pub fn run(cli: Cli) -> Result<(), ModeError> {
     match cli.command {
-        None => window::run(SceneArgs {
-            preset: "reynolds".into(),
-            seed: 1,
-            ..SceneArgs::default()
+        None => window::run(RunArgs {
+            scene: SceneArgs {
+                preset: "reynolds".into(),
+                seed: 1,
+                ..SceneArgs::default()
+            },
+            size: window::WINDOW,
+            measure_frames: None,
         }),
         Some(Command::Run(args)) => window::run(args),
         Some(Command::Headless(args)) => headless::run(args),

@@ -38,7 +38,7 @@ struct Plan {
 }
 
 pub fn run(args: ScreenshotArgs) -> Result<(), ModeError> {
-    let (preset, boids) = scene::resolve(&args.scene)?;
+    let (preset, boids) = scene::resolve(&args.scene, scene::WorldFit::KeepDensity)?;
     if let Some(parent) = args.out.parent().filter(|p| !p.as_os_str().is_empty())
         && !parent.is_dir()
     {

@@ -1,24 +1,29 @@
 //! `murmur run`: the windowed app.
 
 use super::{ModeError, scene};
+use crate::app::meter::MeasureFrames;
 use crate::app::{self, AppOptions, SceneConfig};
-use crate::cli::SceneArgs;
+use crate::cli::RunArgs;
 use bevy::app::AppExit;
+use bevy::math::Vec2;
 
 /// Default window size.
 pub const WINDOW: (u32, u32) = (1280, 720);
 
-pub fn run(args: SceneArgs) -> Result<(), ModeError> {
-    let (preset, boids) = scene::resolve(&args)?;
+pub fn run(args: RunArgs) -> Result<(), ModeError> {
+    let (preset, boids) = scene::resolve(&args.scene, scene::WorldFit::KeepDensity)?;
     let mut app = app::build(AppOptions {
         scene: SceneConfig {
             preset,
             boids,
-            seed: args.seed,
-            leader: args.leader.map(|(x, y)| bevy::math::Vec2::new(x, y)),
+            seed: args.scene.seed,
+            leader: args.scene.leader.map(|(x, y)| Vec2::new(x, y)),
         },
-        window: WINDOW,
+        window: args.size,
     });
+    if let Some(frames) = args.measure_frames {
+        app.insert_resource(MeasureFrames::new(frames));
+    }
     match app.run() {
         AppExit::Success => Ok(()),
         AppExit::Error(code) => Err(ModeError::Failed(format!(

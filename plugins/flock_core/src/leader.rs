@@ -39,6 +39,9 @@ pub struct LeaderParams {
     pub flee_force: f32,
     /// +1 circles counter-clockwise, -1 clockwise.
     pub orbit_direction: f32,
+    /// Birds farther than this ignore a following leader, in world units (0: every bird
+    /// follows, as in the p5 sketch).
+    pub follow_range: f32,
 }
 
 impl Default for LeaderParams {
@@ -52,6 +55,7 @@ impl Default for LeaderParams {
             flee_radius: 150.0,
             flee_force: 0.2,
             orbit_direction: 1.0,
+            follow_range: 0.0,
         }
     }
 }
@@ -75,6 +79,9 @@ impl LeaderParams {
                 away * speed
             }
             LeaderMode::Follow => {
+                if self.follow_range > 0.0 && dist > self.follow_range {
+                    return Vec2::ZERO;
+                }
                 let Some(inward) = to_leader.try_normalize() else {
                     // On top of the leader: step out towards the circle along the current heading.
                     return (vel.normalize_or(Vec2::X) * speed - vel)
@@ -112,6 +119,16 @@ mod tests {
         // Leader one orbit radius to the right: counter-clockwise around it means heading down.
         let a = p.steer(Vec2::new(p.orbit_radius, 0.0), Vec2::ZERO, 3.0);
         assert!(a.y < 0.0 && a.x.abs() < 1e-6, "{a}");
+    }
+
+    #[test]
+    fn a_follow_range_leaves_far_birds_alone() {
+        let p = LeaderParams {
+            follow_range: 200.0,
+            ..LeaderParams::default()
+        };
+        assert_eq!(p.steer(Vec2::new(1000.0, 0.0), Vec2::ZERO, 3.0), Vec2::ZERO);
+        assert!(p.steer(Vec2::new(150.0, 0.0), Vec2::ZERO, 3.0).x > 0.0);
     }
 
     #[test]

@@ -35,7 +35,7 @@ impl FlockMetrics {
         let per_boid: Vec<(f32, f32, f32, Option<f32>, usize)> = (0..n)
             .into_par_iter()
             .map(|k| {
-                let v = grid.vel()[k];
+                let v = grid.vel(k);
                 let unit = v.normalize_or_zero();
                 let neighbours = grid.for_each_neighbour(k, radius, usize::MAX, |_, _, _| ());
                 (

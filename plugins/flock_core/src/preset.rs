@@ -227,6 +227,7 @@ impl Preset {
             ("max_force", l.max_force),
             ("flee_radius", l.flee_radius),
             ("flee_force", l.flee_force),
+            ("follow_range", l.follow_range),
         ] {
             if !(value.is_finite() && value >= 0.0) {
                 return bad(

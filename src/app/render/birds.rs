@@ -72,7 +72,6 @@ fn linear(c: Color) -> [f32; 4] {
     c.to_linear().to_f32_array()
 }
 
-#[allow(clippy::type_complexity)]
 fn draw_birds(
     mut meshes: ResMut<Assets<Mesh>>,
     mesh: Res<BirdMesh>,

@@ -6,16 +6,19 @@
 
 mod layout;
 mod nearest;
+mod sums;
 
 pub use layout::GridLayout;
+pub use sums::NeighbourSums;
 
 use crate::world::WorldBounds;
 use glam::Vec2;
 
 /// Counting-sorted boid columns plus the per-cell offsets into them.
 ///
-/// Indices handed out by queries are *sorted* indices (positions in [`NeighbourGrid::pos`]);
-/// [`NeighbourGrid::order`] maps them back to the caller's input order.
+/// Indices handed out by queries are *sorted* indices (positions in the columns);
+/// [`NeighbourGrid::order`] maps them back to the caller's input order. Columns are stored as
+/// separate x and y arrays so the neighbour loops vectorise.
 #[derive(Clone, Debug, Default)]
 pub struct NeighbourGrid {
     layout: GridLayout,
@@ -29,10 +32,11 @@ pub struct NeighbourGrid {
     order: Vec<u32>,
     /// Input index -> sorted index.
     rank: Vec<u32>,
-    /// Positions in cell order.
-    pos: Vec<Vec2>,
-    /// Velocities in cell order.
-    vel: Vec<Vec2>,
+    /// Positions and velocities in cell order.
+    px: Vec<f32>,
+    py: Vec<f32>,
+    vx: Vec<f32>,
+    vy: Vec<f32>,
 }
 
 /// A run of consecutive cells on one axis and the shift that brings their boids next to the
@@ -52,6 +56,14 @@ struct Runs {
     /// The axis has fewer than three cells on a torus: every cell is visited once and the
     /// nearest image is taken per pair instead of per run.
     min_image: bool,
+}
+
+/// A contiguous range of sorted indices to visit, with the shift of their images.
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct Span {
+    pub start: usize,
+    pub end: usize,
+    pub shift: Vec2,
 }
 
 impl NeighbourGrid {
@@ -84,12 +96,17 @@ impl NeighbourGrid {
 
         self.cell_start.clear();
         self.cell_start.resize(cells + 1, 0);
-        self.cell_of_input.resize(n, 0);
-        self.cell_of_sorted.resize(n, 0);
-        self.order.resize(n, 0);
-        self.rank.resize(n, 0);
-        self.pos.resize(n, Vec2::ZERO);
-        self.vel.resize(n, Vec2::ZERO);
+        for column in [
+            &mut self.cell_of_input,
+            &mut self.cell_of_sorted,
+            &mut self.order,
+            &mut self.rank,
+        ] {
+            column.resize(n, 0);
+        }
+        for column in [&mut self.px, &mut self.py, &mut self.vx, &mut self.vy] {
+            column.resize(n, 0.0);
+        }
 
         // Count: cell_start[c + 1] holds the number of boids in cell c.
         for (i, &p) in positions.iter().enumerate() {
@@ -101,8 +118,8 @@ impl NeighbourGrid {
         for c in 0..cells {
             self.cell_start[c + 1] += self.cell_start[c];
         }
-        // Scatter, stable in input order. `cell_of_sorted` doubles as the write cursor per cell:
-        // borrow the counts' slots by walking a copy of the offsets.
+        // Scatter, stable in input order. `cell_of_sorted` serves as the write cursor per cell
+        // first, then receives each sorted boid's cell.
         let mut cursor = std::mem::take(&mut self.cell_of_sorted);
         cursor.clear();
         cursor.extend_from_slice(&self.cell_start[..cells]);
@@ -113,8 +130,11 @@ impl NeighbourGrid {
             self.order[k] = i as u32;
             self.rank[i] = k as u32;
             // On a torus the queries' seam shifts assume positions inside the period.
-            self.pos[k] = bounds.wrap(positions[i]);
-            self.vel[k] = velocities[i];
+            let p = bounds.wrap(positions[i]);
+            self.px[k] = p.x;
+            self.py[k] = p.y;
+            self.vx[k] = velocities[i].x;
+            self.vy[k] = velocities[i].y;
         }
         cursor.clear();
         cursor.extend(self.order.iter().map(|&i| self.cell_of_input[i as usize]));
@@ -123,12 +143,12 @@ impl NeighbourGrid {
 
     /// Number of boids in the grid.
     pub fn len(&self) -> usize {
-        self.pos.len()
+        self.px.len()
     }
 
     /// True when the grid holds no boid.
     pub fn is_empty(&self) -> bool {
-        self.pos.is_empty()
+        self.px.is_empty()
     }
 
     /// The cell geometry of the last rebuild.
@@ -136,14 +156,16 @@ impl NeighbourGrid {
         &self.layout
     }
 
-    /// Positions in cell order.
-    pub fn pos(&self) -> &[Vec2] {
-        &self.pos
+    /// Position of boid `k` (sorted index).
+    #[inline]
+    pub fn pos(&self, k: usize) -> Vec2 {
+        Vec2::new(self.px[k], self.py[k])
     }
 
-    /// Velocities in cell order.
-    pub fn vel(&self) -> &[Vec2] {
-        &self.vel
+    /// Velocity of boid `k` (sorted index).
+    #[inline]
+    pub fn vel(&self, k: usize) -> Vec2 {
+        Vec2::new(self.vx[k], self.vy[k])
     }
 
     /// Sorted index -> input index.
@@ -161,6 +183,48 @@ impl NeighbourGrid {
         self.cell_start[cell] as usize..self.cell_start[cell + 1] as usize
     }
 
+    /// Bytes held per boid by the grid's columns (capacity, not just length).
+    pub fn bytes_per_boid(&self) -> f64 {
+        let n = self.len().max(1) as f64;
+        let u32s = self.cell_of_input.capacity()
+            + self.cell_of_sorted.capacity()
+            + self.order.capacity()
+            + self.rank.capacity()
+            + self.cell_start.capacity();
+        let f32s =
+            self.px.capacity() + self.py.capacity() + self.vx.capacity() + self.vy.capacity();
+        (4 * (u32s + f32s)) as f64 / n
+    }
+
+    /// The contiguous spans of sorted indices in the 3x3 block around boid `k`, with their
+    /// seam shifts; `None` when an axis of a torus has fewer than three cells (queries then
+    /// take the nearest image per pair).
+    #[inline]
+    pub(crate) fn spans(&self, k: usize, out: &mut [Span; 9]) -> Option<usize> {
+        let l = &self.layout;
+        let cell = self.cell_of_sorted[k] as usize;
+        let cols = runs(cell % l.nx, l.nx, l.wrapped, l.size.x);
+        let rows = runs(cell / l.nx, l.ny, l.wrapped, l.size.y);
+        if cols.min_image || rows.min_image {
+            return None;
+        }
+        let mut n = 0;
+        for row in &rows.runs[..rows.len] {
+            for ry in row.first..=row.last {
+                let base = ry * l.nx;
+                for col in &cols.runs[..cols.len] {
+                    out[n] = Span {
+                        start: self.cell_start[base + col.first] as usize,
+                        end: self.cell_start[base + col.last + 1] as usize,
+                        shift: Vec2::new(col.shift, row.shift),
+                    };
+                    n += 1;
+                }
+            }
+        }
+        Some(n)
+    }
+
     /// Calls `visit(j, offset, distance_squared)` for every other boid `j` (a sorted index) closer
     /// than `radius` to boid `k` (also sorted), where `offset` points from `k` to `j`'s nearest
     /// image. Visits cells in a fixed order, so results do not depend on threads. Stops after
@@ -174,17 +238,16 @@ impl NeighbourGrid {
         cap: usize,
         mut visit: F,
     ) -> usize {
-        let l = &self.layout;
-        let p = self.pos[k];
-        let cell = self.cell_of_sorted[k] as usize;
-        let (cx, cy) = (cell % l.nx, cell / l.nx);
-        let cols = runs(cx, l.nx, l.wrapped, l.size.x);
-        let rows = runs(cy, l.ny, l.wrapped, l.size.y);
-        let r2 = radius * radius;
-        let mut found = 0;
         if cap == 0 {
             return 0;
         }
+        let l = &self.layout;
+        let p = self.pos(k);
+        let cell = self.cell_of_sorted[k] as usize;
+        let cols = runs(cell % l.nx, l.nx, l.wrapped, l.size.x);
+        let rows = runs(cell / l.nx, l.ny, l.wrapped, l.size.y);
+        let r2 = radius * radius;
+        let mut found = 0;
         for row_run in &rows.runs[..rows.len] {
             for ry in row_run.first..=row_run.last {
                 let row_base = ry * l.nx;
@@ -196,7 +259,7 @@ impl NeighbourGrid {
                         if j == k {
                             continue;
                         }
-                        let mut d = self.pos[j] + shift - p;
+                        let mut d = self.pos(j) + shift - p;
                         if cols.min_image {
                             d.x -= l.size.x * (d.x / l.size.x).round();
                         }

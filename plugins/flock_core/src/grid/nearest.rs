@@ -12,7 +12,7 @@ impl NeighbourGrid {
             return None;
         }
         let l = &self.layout;
-        let p = self.pos[k];
+        let p = self.pos(k);
         let (cx, cy) = (
             self.cell_of_sorted[k] as usize % l.nx,
             self.cell_of_sorted[k] as usize / l.nx,
@@ -36,7 +36,7 @@ impl NeighbourGrid {
                     };
                     for j in self.cell_range(cell) {
                         if j != k {
-                            best2 = best2.min((self.pos[j] + shift - p).length_squared());
+                            best2 = best2.min((self.pos(j) + shift - p).length_squared());
                         }
                     }
                 }
@@ -73,13 +73,11 @@ impl NeighbourGrid {
     /// Squared distance to the nearest other boid by scanning them all (nearest images).
     fn nearest_by_scan(&self, k: usize) -> Option<f32> {
         let l = &self.layout;
-        let p = self.pos[k];
-        self.pos
-            .iter()
-            .enumerate()
-            .filter(|&(j, _)| j != k)
-            .map(|(_, &q)| {
-                let mut d = q - p;
+        let p = self.pos(k);
+        (0..self.len())
+            .filter(|&j| j != k)
+            .map(|j| {
+                let mut d = self.pos(j) - p;
                 if l.wrapped {
                     d -= l.size * (d / l.size).round();
                 }

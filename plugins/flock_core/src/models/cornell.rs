@@ -45,31 +45,16 @@ impl Default for Cornell {
 impl Cornell {
     #[inline]
     pub(super) fn steer(&self, grid: &NeighbourGrid, k: usize, ctx: &SteerContext) -> (Vec2, u32) {
-        let v = grid.vel()[k];
-        let (see2, close2) = (
-            self.visual_range * self.visual_range,
-            self.protected_range * self.protected_range,
-        );
-        let (mut close, mut vel_sum, mut off_sum, mut seen) =
-            (Vec2::ZERO, Vec2::ZERO, Vec2::ZERO, 0u32);
-        let radius = self.visual_range.max(self.protected_range);
-        let found = grid.for_each_neighbour(k, radius, ctx.cap, |j, d, d2| {
-            if d2 < close2 {
-                close -= d; // close_d += pos - other.pos
-            }
-            if d2 < see2 {
-                vel_sum += grid.vel()[j];
-                off_sum += d;
-                seen += 1;
-            }
-        });
-        let mut a = close * self.avoid_factor;
-        if seen > 0 {
-            let n = seen as f32;
-            a += (vel_sum / n - v) * self.matching_factor;
-            a += (off_sum / n) * self.centering_factor;
+        let v = grid.vel(k);
+        let s = grid.neighbour_sums::<false>(k, self.visual_range, self.protected_range, ctx.cap);
+        // close_d = sum of (pos - other.pos) over the boids inside the protected range.
+        let mut a = -s.near_offset * self.avoid_factor;
+        if s.seen > 0 {
+            let n = s.seen as f32;
+            a += (s.seen_velocity / n - v) * self.matching_factor;
+            a += (s.seen_offset / n) * self.centering_factor;
         }
-        (a, found as u32)
+        (a, s.seen.max(s.near))
     }
 
     #[inline]

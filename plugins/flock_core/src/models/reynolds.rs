@@ -48,41 +48,27 @@ impl Default for Reynolds {
 impl Reynolds {
     #[inline]
     pub(super) fn steer(&self, grid: &NeighbourGrid, k: usize, ctx: &SteerContext) -> (Vec2, u32) {
-        let v = grid.vel()[k];
-        let (see2, sep2) = (
-            self.perception_radius * self.perception_radius,
-            self.separation_radius * self.separation_radius,
-        );
-        let (mut vel_sum, mut off_sum, mut seen) = (Vec2::ZERO, Vec2::ZERO, 0u32);
-        let (mut push, mut pushed) = (Vec2::ZERO, 0u32);
-        let radius = self.perception_radius.max(self.separation_radius);
-        let found = grid.for_each_neighbour(k, radius, ctx.cap, |j, d, d2| {
-            if d2 < see2 {
-                vel_sum += grid.vel()[j];
-                off_sum += d;
-                seen += 1;
-            }
-            // Coincident birds (d = 0) have no direction to push along: the sketch skips them.
-            if d2 < sep2 && d2 > 0.0 {
-                push -= d / d2;
-                pushed += 1;
-            }
-        });
+        let v = grid.vel(k);
+        let s =
+            grid.neighbour_sums::<true>(k, self.perception_radius, self.separation_radius, ctx.cap);
         let mut a = Vec2::ZERO;
-        if seen > 0 {
-            let n = seen as f32;
-            let align =
-                (with_length(vel_sum / n, self.max_speed) - v).clamp_length_max(self.max_force);
-            let cohere =
-                (with_length(off_sum / n, self.max_speed) - v).clamp_length_max(self.max_force);
+        if s.seen > 0 {
+            let n = s.seen as f32;
+            let align = (with_length(s.seen_velocity / n, self.max_speed) - v)
+                .clamp_length_max(self.max_force);
+            let cohere = (with_length(s.seen_offset / n, self.max_speed) - v)
+                .clamp_length_max(self.max_force);
             a += align * self.alignment_weight + cohere * self.cohesion_weight;
         }
-        if pushed > 0 {
-            let separate = (with_length(push / pushed as f32, self.max_speed) - v)
+        // Away from each near bird, weighted 1/d²; coincident birds (d = 0) have no direction to
+        // push along and the sketch skips them.
+        if s.near_apart > 0 {
+            let push = -s.near_inverse / s.near_apart as f32;
+            let separate = (with_length(push, self.max_speed) - v)
                 .clamp_length_max(self.max_force * self.separation_force_factor);
             a += separate * self.separation_weight;
         }
-        (a, found as u32)
+        (a, s.seen.max(s.near))
     }
 
     #[inline]

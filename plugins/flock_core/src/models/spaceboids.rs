@@ -54,30 +54,20 @@ impl Default for SpaceBoids {
 impl SpaceBoids {
     #[inline]
     pub(super) fn steer(&self, grid: &NeighbourGrid, k: usize, ctx: &SteerContext) -> (Vec2, u32) {
-        let (see2, near2) = (
-            self.sight_range * self.sight_range,
-            self.near_range * self.near_range,
-        );
-        let (mut off_sum, mut vel_sum, mut avoid, mut seen) =
-            (Vec2::ZERO, Vec2::ZERO, Vec2::ZERO, 0u32);
-        let radius = self.sight_range.max(self.near_range);
-        let found = grid.for_each_neighbour(k, radius, ctx.cap, |j, d, d2| {
-            if d2 < see2 {
-                off_sum += d;
-                vel_sum += grid.vel()[j];
-                seen += 1;
-            }
-            if d2 < near2 {
-                avoid -= d;
-            }
-        });
+        let s = grid.neighbour_sums::<false>(k, self.sight_range, self.near_range, ctx.cap);
         let id = ctx.ids[grid.order()[k] as usize] as u64;
+        // The source divides by the neighbour count even when it is 0 and normalises zero
+        // vectors; here an empty neighbourhood or a zero sum adds nothing.
+        let towards = s.seen_offset.normalize_or_zero(); // direction of the average position
+        let away = (-s.near_offset).normalize_or_zero(); // sum of (pos - other.pos), normalised
         let heading = self.random_direction(ctx.seed, id, ctx.tick) * self.random_weight
-            // The source divides by the count even when it is 0; an empty neighbourhood adds nothing.
-            + if seen > 0 { off_sum.normalize_or_zero() * self.position_weight } else { Vec2::ZERO }
-            + avoid.normalize_or_zero() * self.avoid_weight
-            + vel_sum.normalize_or_zero() * self.heading_weight;
-        (heading.normalize_or_zero() * self.thrust, found as u32)
+            + towards * self.position_weight
+            + away * self.avoid_weight
+            + s.seen_velocity.normalize_or_zero() * self.heading_weight;
+        (
+            heading.normalize_or_zero() * self.thrust,
+            s.seen.max(s.near),
+        )
     }
 
     /// The wandering direction of boid `id` at `tick`: constant for `random_interval_ticks`, with
