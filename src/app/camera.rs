@@ -3,8 +3,8 @@
 
 use super::scene::SceneConfig;
 use bevy::camera::RenderTarget;
-use bevy::core_pipeline::tonemapping::DebandDither;
 use bevy::camera::visibility::RenderLayers;
+use bevy::core_pipeline::tonemapping::DebandDither;
 use bevy::input::mouse::{AccumulatedMouseMotion, AccumulatedMouseScroll};
 use bevy::prelude::*;
 use bevy::render::render_resource::TextureFormat;
