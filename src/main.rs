@@ -1,15 +1,11 @@
-//! murmur: a flocking simulator. `main` parses the command line and hands over to a mode.
-
-mod app;
-mod cli;
-mod modes;
+//! murmur's command line: parse, then hand over to a mode.
 
 use clap::Parser;
 use std::process::ExitCode;
 
 fn main() -> ExitCode {
-    let cli = cli::Cli::parse();
-    match modes::run(cli) {
+    let cli = murmur::cli::Cli::parse();
+    match murmur::modes::run(cli) {
         Ok(()) => ExitCode::SUCCESS,
         Err(e) => {
             eprintln!("error: {e}");

@@ -43,7 +43,8 @@ pub struct CursorWorld(pub Option<Vec2>);
 #[derive(SystemSet, Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct TrackCursor;
 
-pub(super) fn plugin(app: &mut App) {
+/// Adds this module's resources and systems.
+pub fn plugin(app: &mut App) {
     app.init_resource::<CursorWorld>()
         .add_systems(Startup, spawn_cameras)
         .add_systems(

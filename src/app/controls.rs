@@ -20,7 +20,8 @@ pub struct SimulationPaused(pub bool);
 #[derive(Resource, Clone, Copy, Debug)]
 pub struct ShowHelp(pub bool);
 
-pub(super) fn plugin(app: &mut App) {
+/// Adds this module's resources and systems.
+pub fn plugin(app: &mut App) {
     app.insert_resource(ShowHelp(true))
         .init_resource::<SimulationPaused>()
         .add_systems(PreUpdate, (pause_and_step, looks_keys).after(InputSystems));

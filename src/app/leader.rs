@@ -16,7 +16,8 @@ pub struct ClickLeader;
 /// The leader's colour.
 pub const CRIMSON: Color = Color::srgb_u8(220, 20, 60);
 
-pub(super) fn plugin(app: &mut App) {
+/// Adds this module's resources and systems.
+pub fn plugin(app: &mut App) {
     app.add_systems(Startup, place_start_leader.after(SpawnScene))
         .add_systems(Update, click.after(TrackCursor));
 }

@@ -35,7 +35,8 @@ impl MeasureFrames {
     }
 }
 
-pub(super) fn plugin(app: &mut App) {
+/// Adds this module's resources and systems.
+pub fn plugin(app: &mut App) {
     app.add_systems(Last, measure.run_if(resource_exists::<MeasureFrames>));
 }
 

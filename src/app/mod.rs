@@ -29,10 +29,34 @@ pub struct AppOptions {
     pub window: (u32, u32),
 }
 
-/// The app, ready to `run()`.
+/// The whole app, ready to `run()`: [`engine`] plus every murmur plugin.
 pub fn build(options: AppOptions) -> App {
+    let mut app = engine(options.window);
+    app.insert_resource(options.scene).add_plugins(plugin);
+    app
+}
+
+/// Every part of the murmur app: scene, camera, player, leader, drawing, controls, help line
+/// and the frame meter. Needs [`engine`] and a [`SceneConfig`] resource.
+pub fn plugin(app: &mut App) {
+    app.add_plugins((
+        scene::plugin,
+        camera::plugin,
+        player::plugin,
+        leader::plugin,
+        render::plugin,
+        controls::plugin,
+        hud::plugin,
+        meter::plugin,
+    ));
+}
+
+/// What the murmur plugins run on: Bevy's default plugins with a window of `window` pixels,
+/// the fixed 60 Hz tick, rapier (zero gravity is set by the player plugin), egui and the flock
+/// plugin. Add a [`SceneConfig`] and the parts you want (see the examples).
+pub fn engine(window: (u32, u32)) -> App {
     let mut app = App::new();
-    let (width, height) = options.window;
+    let (width, height) = window;
     app.add_plugins(
         DefaultPlugins
             .set(WindowPlugin {
@@ -71,17 +95,6 @@ pub fn build(options: AppOptions) -> App {
         ..default()
     })
     .add_plugins(EguiPlugin::default())
-    .add_plugins(FlockPlugin::default())
-    .insert_resource(options.scene)
-    .add_plugins((
-        scene::plugin,
-        camera::plugin,
-        player::plugin,
-        leader::plugin,
-        render::plugin,
-        controls::plugin,
-        hud::plugin,
-        meter::plugin,
-    ));
+    .add_plugins(FlockPlugin::default());
     app
 }

@@ -48,7 +48,8 @@ impl Default for PlayerTuning {
     }
 }
 
-pub(super) fn plugin(app: &mut App) {
+/// Adds this module's resources and systems.
+pub fn plugin(app: &mut App) {
     app.init_resource::<PlayerTuning>()
         .add_systems(Startup, (no_gravity, spawn_player.after(SpawnScene)))
         .add_systems(Update, (thrust, switch_follow_flee))

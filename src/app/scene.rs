@@ -18,6 +18,19 @@ pub struct SceneConfig {
     pub leader: Option<Vec2>,
 }
 
+impl SceneConfig {
+    /// A built-in preset (or preset file) with its own number of birds.
+    pub fn load(preset: &str, seed: u64) -> Result<Self, flock::flock_core::preset::PresetError> {
+        let preset = Preset::load(preset)?;
+        Ok(Self {
+            boids: preset.world.boids as usize,
+            preset,
+            seed,
+            leader: None,
+        })
+    }
+}
+
 /// The flock entity currently flying.
 #[derive(Resource, Clone, Copy, Debug)]
 pub struct ActiveFlock(pub Entity);
@@ -30,7 +43,8 @@ pub struct ResetScene;
 #[derive(SystemSet, Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct SpawnScene;
 
-pub(super) fn plugin(app: &mut App) {
+/// Adds this module's resources and systems.
+pub fn plugin(app: &mut App) {
     app.add_message::<ResetScene>()
         .add_systems(Startup, spawn_flock.in_set(SpawnScene))
         .add_systems(Update, reset);

@@ -1,9 +1,9 @@
 //! The program's modes, and the errors they end with.
 
-mod headless;
-mod scene;
-mod screenshot;
-mod window;
+pub mod headless;
+pub mod scene;
+pub mod screenshot;
+pub mod window;
 
 use crate::cli::{Cli, Command, RunArgs, SceneArgs};
 use std::fmt;

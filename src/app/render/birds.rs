@@ -159,7 +159,12 @@ fn bird_vertices(bird: &Instance, size: f32, flap: f32, out: &mut [[f32; 3]]) {
         Vec2::new(-0.45, 0.08),
         Vec2::new(-0.2, 0.55),
     ];
-    let s = size * bird.scale;
+    // Special birds (player, leader) stay easy to spot even when flock birds are small.
+    let s = if bird.scale > 1.0 {
+        (size * bird.scale).max(14.0)
+    } else {
+        size
+    };
     let to_world = |local: Vec2| {
         let w = bird.pos + bird.heading.rotate(local * s);
         [w.x, w.y, 0.0]

@@ -2,6 +2,7 @@
 //! flock size, and trails that fade like the p5 sketch's.
 
 mod birds;
+mod outline;
 mod trails;
 
 use bevy::prelude::*;
@@ -20,6 +21,17 @@ pub struct Looks {
     pub bird_size: f32,
 }
 
+impl Looks {
+    /// Birds sized to their model's personal space (60% of it, 3 to 9 world units), so dense
+    /// models like Cornell's do not draw as one blot.
+    pub fn for_model(model: &flock::flock_core::models::Model) -> Self {
+        Self {
+            bird_size: (0.6 * model.near_radius()).clamp(3.0, 9.0),
+            ..Self::default()
+        }
+    }
+}
+
 impl Default for Looks {
     fn default() -> Self {
         Self {
@@ -31,7 +43,12 @@ impl Default for Looks {
     }
 }
 
-pub(super) fn plugin(app: &mut App) {
-    app.init_resource::<Looks>()
-        .add_plugins((birds::plugin, trails::plugin));
+/// Adds this module's resources and systems.
+pub fn plugin(app: &mut App) {
+    let looks = app
+        .world()
+        .get_resource::<crate::app::SceneConfig>()
+        .map_or_else(Looks::default, |c| Looks::for_model(&c.preset.model()));
+    app.insert_resource(looks)
+        .add_plugins((birds::plugin, outline::plugin, trails::plugin));
 }

@@ -93,6 +93,15 @@ impl Model {
         }
     }
 
+    /// The distance inside which a boid pushes others away (its personal space).
+    pub fn near_radius(&self) -> f32 {
+        match self {
+            Self::Reynolds(m) => m.separation_radius,
+            Self::Cornell(m) => m.protected_range,
+            Self::SpaceBoids(m) => m.near_range,
+        }
+    }
+
     /// Typical flying speed, used for leader steering and initial velocities.
     pub fn cruise_speed(&self) -> f32 {
         match self {

@@ -1,0 +1,9 @@
+//! murmur: a flocking (boids) simulator on Bevy.
+//!
+//! The binary (`src/main.rs`) parses the command line and runs a [`modes`] entry; the windowed
+//! app is built from the small plugins in [`app`], which the examples reuse. The simulation
+//! itself lives in the `flock` (Bevy) and `flock_core` (Bevy-free) crates under `plugins/`.
+
+pub mod app;
+pub mod cli;
+pub mod modes;

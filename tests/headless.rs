@@ -1,0 +1,147 @@
+//! `murmur headless` as a user runs it: JSON lines, a final summary, the same output for the
+//! same seed whatever the thread count, and one-line errors with exit code 2 for bad input.
+
+use std::process::{Command, Output};
+
+fn murmur(args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_murmur"))
+        .args(args)
+        .output()
+        .expect("murmur runs")
+}
+
+/// The output with the timing fields (which vary run to run) removed.
+fn without_timings(out: &Output) -> Vec<serde_json::Value> {
+    String::from_utf8_lossy(&out.stdout)
+        .lines()
+        .map(|line| {
+            let mut v: serde_json::Value = serde_json::from_str(line).expect("every line is JSON");
+            let o = v.as_object_mut().unwrap();
+            o.remove("step_ms");
+            o.remove("steps_per_s");
+            v
+        })
+        .collect()
+}
+
+const RUN: &[&str] = &[
+    "headless",
+    "--preset",
+    "spaceboids",
+    "--boids",
+    "600",
+    "--steps",
+    "60",
+    "--every",
+    "20",
+    "--seed",
+    "9",
+];
+
+#[test]
+fn prints_figures_every_m_steps_and_a_final_summary() {
+    let out = murmur(RUN);
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let lines = without_timings(&out);
+    assert_eq!(lines.len(), 5, "steps 0, 20, 40, 60 and the summary");
+    for (i, line) in lines[..4].iter().enumerate() {
+        assert_eq!(line["step"], 20 * i as u64);
+        assert_eq!(line["boids"], 600);
+        for key in [
+            "polarization",
+            "mean_nn_distance",
+            "min_nn_distance",
+            "mean_speed",
+            "mean_neighbours",
+        ] {
+            assert!(line[key].is_number(), "{key} in {line}");
+        }
+        let p = line["polarization"].as_f64().unwrap();
+        assert!((0.0..=1.0).contains(&p));
+    }
+    let last = &lines[4];
+    assert_eq!(last["final"], true);
+    assert_eq!(last["steps"], 60);
+    assert!(last["state_hash"].is_string());
+}
+
+#[test]
+fn same_seed_same_output_for_any_thread_count() {
+    let one = without_timings(&murmur(&[RUN, &["--threads", "1"]].concat()));
+    let two = without_timings(&murmur(&[RUN, &["--threads", "2"]].concat()));
+    let again = without_timings(&murmur(&[RUN, &["--threads", "1"]].concat()));
+    assert_eq!(one, two);
+    assert_eq!(one, again);
+    let other_seed = without_timings(&murmur(&[RUN, &["--seed", "10"]].concat()));
+    assert_ne!(
+        one.last(),
+        other_seed.last(),
+        "a different seed gives a different flock"
+    );
+}
+
+#[test]
+fn overrides_change_the_run() {
+    let base = without_timings(&murmur(RUN));
+    let slow = without_timings(&murmur(&[RUN, &["--set", "max_speed=1"]].concat()));
+    let speed = slow.last().unwrap()["mean_speed"].as_f64().unwrap();
+    assert!(speed <= 1.0 + 1e-6, "max_speed=1 caps the speed: {speed}");
+    assert_ne!(base.last(), slow.last());
+}
+
+#[test]
+fn metrics_file_gets_csv_rows() {
+    let path = std::env::temp_dir().join(format!("murmur-metrics-{}.csv", std::process::id()));
+    let out = murmur(&[RUN, &["--metrics", path.to_str().unwrap()]].concat());
+    assert!(out.status.success());
+    let text = std::fs::read_to_string(&path).unwrap();
+    let _ = std::fs::remove_file(&path);
+    let rows: Vec<&str> = text.lines().collect();
+    assert!(rows[0].starts_with("step,boids,polarization"));
+    assert_eq!(rows.len(), 5, "header and four samples");
+}
+
+#[test]
+fn bad_input_is_one_line_and_exit_code_2() {
+    for args in [
+        &["headless", "--preset", "nope"][..],
+        &["headless", "--set", "no_such=1"],
+        &["headless", "--set", "visual_range"],
+        &["headless", "--boids", "-3"],
+        &["headless", "--world", "10"],
+        &["headless", "--steps", "ten"],
+        &["headless", "--every", "0"],
+        &["headless", "--preset", "/no/such/file.toml"],
+    ] {
+        let out = murmur(args);
+        assert_eq!(out.status.code(), Some(2), "{args:?}");
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert!(err.starts_with("error"), "{args:?}: {err}");
+        assert!(out.stdout.is_empty(), "{args:?}");
+    }
+}
+
+#[test]
+fn a_bad_preset_file_names_file_line_and_field() {
+    let path = std::env::temp_dir().join(format!("murmur-bad-{}.toml", std::process::id()));
+    std::fs::write(
+        &path,
+        "model = \"cornell\"\n[cornell]\nvisual_range = 40.0\nmin_speed = \"fast\"\n",
+    )
+    .unwrap();
+    let out = murmur(&["headless", "--preset", path.to_str().unwrap()]);
+    let _ = std::fs::remove_file(&path);
+    assert_eq!(out.status.code(), Some(2));
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(err.lines().count(), 1, "{err}");
+    assert!(
+        err.contains(path.to_str().unwrap())
+            && err.contains("line 4")
+            && err.contains("cornell.min_speed"),
+        "{err}"
+    );
+}
