@@ -21,6 +21,53 @@ pub enum Command {
     Headless(HeadlessArgs),
     /// Render the app's scene after some ticks and save it as a PNG (works under Xvfb).
     Screenshot(ScreenshotArgs),
+    /// Run the microboids firmware model (Q15) and write its trajectory as CSV.
+    Q15(Q15Args),
+    /// Show the microboids board alone: its OLED, at the board's own tick.
+    Oled(OledArgs),
+}
+
+/// `murmur q15`.
+#[derive(Args, Debug, Clone)]
+pub struct Q15Args {
+    /// Model revision: a412, bfee0c8 or article.
+    #[arg(long, default_value = "a412", value_parser = parse_revision)]
+    pub revision: microboids::Revision,
+    /// Seed passed to Bird_Init (decimal or 0x-hex, not 0). a412 and bfee0c8 ignore it.
+    #[arg(long, default_value = "0x12345678", value_parser = parse_seed)]
+    pub seed: u32,
+    /// Ticks to run; the CSV holds ticks 0 (right after init) to N.
+    #[arg(long, default_value_t = 300)]
+    pub ticks: u32,
+    /// Number of birds (the board has 48).
+    #[arg(long, default_value_t = 48, value_parser = clap::value_parser!(u16).range(1..=1024))]
+    pub birds: u16,
+    /// Where to write the CSV (`-` for standard output).
+    #[arg(long)]
+    pub csv: Option<String>,
+    /// Instead of a CSV, measure ticks per second on one core for this many seconds.
+    #[arg(long, value_name = "SECONDS")]
+    pub bench: Option<f64>,
+}
+
+/// Parses a revision name.
+pub fn parse_revision(s: &str) -> Result<microboids::Revision, String> {
+    microboids::Revision::from_name(s)
+        .ok_or_else(|| format!("unknown revision `{s}`: use a412, bfee0c8 or article"))
+}
+
+/// Parses a non-zero u32, decimal or 0x-hex.
+pub fn parse_seed(s: &str) -> Result<u32, String> {
+    let v = match s.strip_prefix("0x").or_else(|| s.strip_prefix("0X")) {
+        Some(hex) => u32::from_str_radix(hex, 16),
+        None => s.parse::<u32>(),
+    }
+    .map_err(|_| format!("`{s}` is not a 32-bit number"))?;
+    if v == 0 {
+        Err("the seed must not be 0 (xorshift32 would stay at 0)".into())
+    } else {
+        Ok(v)
+    }
 }
 
 /// What the flock is: preset, size, seed, world and overrides.
@@ -56,9 +103,40 @@ pub struct RunArgs {
     /// Window size as WIDTHxHEIGHT.
     #[arg(long, default_value = "1280x720", value_parser = parse_size)]
     pub size: (u32, u32),
+    /// The microboids board beside the flock.
+    #[command(flatten)]
+    pub board: BoardArgs,
     /// Measure this many frames (after a warm-up), print their times as JSON and exit.
     #[arg(long, value_name = "N", value_parser = clap::value_parser!(u32).range(1..))]
     pub measure_frames: Option<u32>,
+}
+
+/// The microboids board's OLED panel in the app.
+#[derive(Args, Debug, Clone, Default)]
+pub struct BoardArgs {
+    /// Show the board's OLED (the Q15 firmware model) from the start (key O toggles it).
+    #[arg(long)]
+    pub oled: bool,
+    /// The board's model revision: a412, bfee0c8 or article.
+    #[arg(long = "board-revision", default_value = "a412", value_parser = parse_revision)]
+    pub revision: Option<microboids::Revision>,
+}
+
+/// `murmur oled`.
+#[derive(Args, Debug, Clone)]
+pub struct OledArgs {
+    /// Model revision: a412, bfee0c8 or article.
+    #[arg(long, default_value = "a412", value_parser = parse_revision)]
+    pub revision: microboids::Revision,
+    /// Seed passed to Bird_Init (decimal or 0x-hex, not 0). a412 and bfee0c8 ignore it.
+    #[arg(long, default_value = "0x12345678", value_parser = parse_seed)]
+    pub seed: u32,
+    /// Number of birds (the board has 48).
+    #[arg(long, default_value_t = 48, value_parser = clap::value_parser!(u16).range(1..=1024))]
+    pub birds: u16,
+    /// Screen pixels per OLED pixel.
+    #[arg(long, default_value_t = 8, value_parser = clap::value_parser!(u16).range(1..=32))]
+    pub scale: u16,
 }
 
 /// `murmur headless`.
@@ -97,6 +175,9 @@ pub struct ScreenshotArgs {
     /// Window size as WIDTHxHEIGHT.
     #[arg(long, default_value = "1280x720", value_parser = parse_size)]
     pub size: (u32, u32),
+    /// The microboids board beside the flock.
+    #[command(flatten)]
+    pub board: BoardArgs,
     /// Where to write the PNG.
     #[arg(long)]
     pub out: PathBuf,

@@ -1,6 +1,7 @@
 //! The windowed app: a scene (flock, player, leader), a camera, one-draw-call birds with trails,
 //! keyboard and mouse controls, and a help line. Each module is a small plugin.
 
+pub mod board;
 pub mod camera;
 pub mod controls;
 pub mod hud;
@@ -48,6 +49,7 @@ pub fn plugin(app: &mut App) {
         controls::plugin,
         hud::plugin,
         meter::plugin,
+        board::plugin,
     ));
 }
 

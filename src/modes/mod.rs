@@ -1,6 +1,8 @@
 //! The program's modes, and the errors they end with.
 
 pub mod headless;
+pub mod oled;
+pub mod q15;
 pub mod scene;
 pub mod screenshot;
 pub mod window;
@@ -45,10 +47,13 @@ pub fn run(cli: Cli) -> Result<(), ModeError> {
                 ..SceneArgs::default()
             },
             size: window::WINDOW,
+            board: Default::default(),
             measure_frames: None,
         }),
         Some(Command::Run(args)) => window::run(args),
         Some(Command::Headless(args)) => headless::run(args),
         Some(Command::Screenshot(args)) => screenshot::run(args),
+        Some(Command::Q15(args)) => q15::run(args),
+        Some(Command::Oled(args)) => oled::run(args),
     }
 }

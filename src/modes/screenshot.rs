@@ -57,6 +57,11 @@ pub fn run(args: ScreenshotArgs) -> Result<(), ModeError> {
         },
         window: args.size,
     });
+    app.insert_resource(crate::app::board::BoardPanel {
+        shown: args.board.oled,
+        revision: args.board.revision.unwrap_or(microboids::Revision::A412),
+        ..Default::default()
+    });
     app.insert_resource(Plan {
         steps: args.steps,
         click: args.click.map(|(x, y)| Vec2::new(x, y)),

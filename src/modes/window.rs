@@ -21,6 +21,11 @@ pub fn run(args: RunArgs) -> Result<(), ModeError> {
         },
         window: args.size,
     });
+    app.insert_resource(crate::app::board::BoardPanel {
+        shown: args.board.oled,
+        revision: args.board.revision.unwrap_or(microboids::Revision::A412),
+        ..Default::default()
+    });
     if let Some(frames) = args.measure_frames {
         app.insert_resource(MeasureFrames::new(frames));
     }

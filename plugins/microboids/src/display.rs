@@ -16,7 +16,9 @@ pub struct Oled {
 
 impl Default for Oled {
     fn default() -> Self {
-        Self { buf: [[0; WIDTH]; HEIGHT / 8] }
+        Self {
+            buf: [[0; WIDTH]; HEIGHT / 8],
+        }
     }
 }
 
@@ -52,6 +54,10 @@ impl Oled {
 
     /// Number of lit pixels.
     pub fn lit_count(&self) -> usize {
-        self.buf.iter().flatten().map(|b| b.count_ones() as usize).sum()
+        self.buf
+            .iter()
+            .flatten()
+            .map(|b| b.count_ones() as usize)
+            .sum()
     }
 }

@@ -1,7 +1,7 @@
 //! The flock and its tick: Bird_Init, then Bird_Tick, birds updated one after another in place.
 
 use crate::display::Oled;
-use crate::neighbours::{Nearby, average_angle, average_point, collect};
+use crate::neighbours::{Nearby, average_angle, average_point, collect_two};
 use crate::q15::{Q15, q};
 #[cfg(test)]
 use crate::q15::{add_sat, sub_sat};
@@ -60,7 +60,10 @@ pub struct Bird {
 impl Bird {
     /// Its position.
     pub fn pos(&self) -> Point {
-        Point { x: self.x, y: self.y }
+        Point {
+            x: self.x,
+            y: self.y,
+        }
     }
 }
 
@@ -82,6 +85,15 @@ pub enum FlockError {
     ZeroSeed,
 }
 
+impl core::fmt::Display for FlockError {
+    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+        match self {
+            Self::BadCount { asked, capacity } => write!(f, "{asked} birds: give 1 to {capacity}"),
+            Self::ZeroSeed => f.write_str("the seed must not be 0"),
+        }
+    }
+}
+
 /// A flock of up to `CAP` birds (48 on the board), with the speed generator and tick count.
 #[derive(Clone, Debug)]
 pub struct Flock<const CAP: usize = { crate::NUM_BIRDS }> {
@@ -99,7 +111,10 @@ impl<const CAP: usize> Flock<CAP> {
     /// murmuration); the article revision seeds its positions from it.
     pub fn new(revision: Revision, count: usize, seed: u32) -> Result<Self, FlockError> {
         if count == 0 || count > CAP || count > u16::MAX as usize {
-            return Err(FlockError::BadCount { asked: count, capacity: CAP });
+            return Err(FlockError::BadCount {
+                asked: count,
+                capacity: CAP,
+            });
         }
         if seed == 0 {
             return Err(FlockError::ZeroSeed);
@@ -116,10 +131,40 @@ impl<const CAP: usize> Flock<CAP> {
         Ok(flock)
     }
 
+    /// A flock in a given state (for tests, and for following a board whose state is known):
+    /// the birds, the speed generator's state and the tick count.
+    pub fn from_birds(
+        revision: Revision,
+        birds: &[Bird],
+        speed_rng: u32,
+        tick: u32,
+    ) -> Result<Self, FlockError> {
+        if birds.is_empty() || birds.len() > CAP || birds.len() > u16::MAX as usize {
+            return Err(FlockError::BadCount {
+                asked: birds.len(),
+                capacity: CAP,
+            });
+        }
+        let mut all = [Bird::default(); CAP];
+        all[..birds.len()].copy_from_slice(birds);
+        Ok(Self {
+            birds: all,
+            count: birds.len(),
+            revision,
+            params: revision.params(),
+            speed_rng: XorShift32(speed_rng),
+            tick,
+        })
+    }
+
     /// `Bird_Init`: places every bird from a local xorshift32 (three steps per bird: x, y,
     /// angle), all Idle, and resets the speed generator and the tick count.
     pub fn init(&mut self, seed: u32) {
-        let mut rng = if self.params.seeded_init { XorShift32(seed) } else { XorShift32::default() };
+        let mut rng = if self.params.seeded_init {
+            XorShift32(seed)
+        } else {
+            XorShift32::default()
+        };
         let carried = self.params.carried_average;
         for bird in &mut self.birds[..self.count] {
             let x = q((rng.step() >> 16) as u16 as i16);
@@ -189,8 +234,8 @@ impl<const CAP: usize> Flock<CAP> {
     fn idle(&mut self, idx: usize) {
         let p = self.params;
         let birds = &self.birds[..self.count];
-        let separation = collect(birds, idx, p.sep_radius, p.box_quirk);
-        let cohesion = collect(birds, idx, p.coh_radius, p.box_quirk);
+        let (separation, cohesion) =
+            collect_two(birds, idx, p.sep_radius, p.coh_radius, p.box_quirk);
         let mut angle = birds[idx].angle;
         if !separation.is_empty() {
             // Turn away from the separation neighbours' average point.
@@ -210,9 +255,17 @@ impl<const CAP: usize> Flock<CAP> {
         // Alignment moves the heading only for the next tick's step.
         let birds = &self.birds[..self.count];
         let aligned = if cohesion.is_empty() {
-            if p.carried_average { birds[idx].avg_angle } else { 0 }
+            if p.carried_average {
+                birds[idx].avg_angle
+            } else {
+                0
+            }
         } else {
-            let start = if p.carried_average { birds[idx].avg_angle } else { 0 };
+            let start = if p.carried_average {
+                birds[idx].avg_angle
+            } else {
+                0
+            };
             average_angle(birds, &cohesion, &p, start)
         };
         let b = &mut self.birds[idx];
@@ -246,8 +299,8 @@ fn turn(birds: &[Bird], idx: usize, list: &Nearby, p: &Params, step: u8) -> u8 {
     let me = birds[idx].pos();
     let centre = average_point(birds, list, p);
     let a = atan2(me, centre);
-    let w = a > 160 || a < 32;
-    let v = a < 96 || a > 224;
+    let w = !(32..=160).contains(&a); // a > 160 or a < 32
+    let v = !(96..=224).contains(&a); // a < 96 or a > 224
     let minus = 0u8.wrapping_sub(step);
     match which_quadrant(me, centre) {
         Quadrant::Quad0 => {
@@ -335,7 +388,10 @@ mod tests {
     fn edge_thresholds_are_the_saturated_margins() {
         assert_eq!(RIGHT_BOTTOM, sub_sat(q(32767), q(0x1333)));
         assert_eq!(LEFT_TOP, add_sat(q(-32768), q(0x1333)));
-        assert_eq!((LEFT_TOP.to_bits(), RIGHT_BOTTOM.to_bits()), (-27853, 27852));
+        assert_eq!(
+            (LEFT_TOP.to_bits(), RIGHT_BOTTOM.to_bits()),
+            (-27853, 27852)
+        );
     }
 
     #[test]
@@ -349,6 +405,9 @@ mod tests {
     fn bad_counts_and_a_zero_seed_are_refused() {
         assert!(Flock::<48>::new(Revision::A412, 49, 1).is_err());
         assert!(Flock::<48>::new(Revision::A412, 0, 1).is_err());
-        assert_eq!(Flock::<48>::new(Revision::Article, 48, 0).unwrap_err(), FlockError::ZeroSeed);
+        assert_eq!(
+            Flock::<48>::new(Revision::Article, 48, 0).unwrap_err(),
+            FlockError::ZeroSeed
+        );
     }
 }

@@ -28,3 +28,6 @@ pub use rng::XorShift32;
 
 /// The board's flock size.
 pub const NUM_BIRDS: usize = 48;
+
+/// The board's tick period in seconds (TIM2 interrupt, about 31.4 Hz).
+pub const TICK_SECONDS: f64 = 0.031_872;

@@ -11,7 +11,9 @@ pub const MAX_NEARBY: usize = 8;
 /// Up to [`MAX_NEARBY`] bird indices, in ascending order.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct Nearby {
-    idx: [u16; MAX_NEARBY],
+    /// Spare slots: appends write unconditionally (at `len & 15`, which needs no bounds check)
+    /// and only advance `len` when they count.
+    idx: [u16; 16],
     len: usize,
 }
 
@@ -27,16 +29,15 @@ impl Nearby {
     }
 }
 
-/// `CollectNearbyBirds8`: the first [`MAX_NEARBY`] other Idle birds, in index order, strictly
-/// inside the square of half-width `s` around bird `c` (with the pixel-era quirk when asked:
-/// a top edge at or below 64 or a left edge at or beyond 128 becomes 0). States are read live,
-/// so birds already updated this tick count with their new state.
-pub fn collect(birds: &[Bird], c: usize, s: Q15, box_quirk: bool) -> Nearby {
-    let me = birds[c];
-    let r = add_sat(me.x, s);
-    let mut l = sub_sat(me.x, s);
-    let mut u = sub_sat(me.y, s);
-    let d = add_sat(me.y, s);
+/// The square of half-width `s` around a bird, as `(l, r, u, d)`: x strictly between l and r,
+/// y strictly between u and d. With the pixel-era quirk, a top edge at or below 64 or a left
+/// edge at or beyond 128 becomes 0.
+#[inline]
+fn square(x: Q15, y: Q15, s: Q15, box_quirk: bool) -> (Q15, Q15, Q15, Q15) {
+    let r = add_sat(x, s);
+    let mut l = sub_sat(x, s);
+    let mut u = sub_sat(y, s);
+    let d = add_sat(y, s);
     if box_quirk {
         if u >= q(64) {
             u = q(0);
@@ -45,20 +46,43 @@ pub fn collect(birds: &[Bird], c: usize, s: Q15, box_quirk: bool) -> Nearby {
             l = q(0);
         }
     }
-    let mut out = Nearby::default();
-    for (j, b) in birds.iter().enumerate() {
-        if out.len == MAX_NEARBY {
+    (l, r, u, d)
+}
+
+/// `CollectNearbyBirds8`: the first [`MAX_NEARBY`] other Idle birds, in index order, strictly
+/// inside the square of half-width `s` around bird `c` (see [`square`] for the quirk). States
+/// are read live, so birds already updated this tick count with their new state.
+pub fn collect(birds: &[Bird], c: usize, s: Q15, box_quirk: bool) -> Nearby {
+    collect_two(birds, c, s, s, box_quirk).0
+}
+
+/// [`collect`] for two half-widths at once (separation and cohesion), in one pass over the
+/// birds with branch-free tests.
+pub fn collect_two(
+    birds: &[Bird],
+    c: usize,
+    s1: Q15,
+    s2: Q15,
+    box_quirk: bool,
+) -> (Nearby, Nearby) {
+    let me = birds[c];
+    let (l1, r1, u1, d1) = square(me.x, me.y, s1, box_quirk);
+    let (l2, r2, u2, d2) = square(me.x, me.y, s2, box_quirk);
+    let (mut a, mut b) = (Nearby::default(), Nearby::default());
+    for (j, bird) in birds.iter().enumerate() {
+        if a.len == MAX_NEARBY && b.len == MAX_NEARBY {
             break;
         }
-        if j == c || b.state != BirdState::Idle {
-            continue;
-        }
-        if l < b.x && b.x < r && u < b.y && b.y < d {
-            out.idx[out.len] = j as u16;
-            out.len += 1;
-        }
+        let eligible = (j != c) & (bird.state == BirdState::Idle);
+        let (x, y) = (bird.x, bird.y);
+        let in1 = eligible & (l1 < x) & (x < r1) & (u1 < y) & (y < d1) & (a.len < MAX_NEARBY);
+        let in2 = eligible & (l2 < x) & (x < r2) & (u2 < y) & (y < d2) & (b.len < MAX_NEARBY);
+        a.idx[a.len & 15] = j as u16;
+        a.len += in1 as usize;
+        b.idx[b.len & 15] = j as u16;
+        b.len += in2 as usize;
     }
-    out
+    (a, b)
 }
 
 /// `AveragePoint`: a low-pass average over the list in order, starting from (0, 0).

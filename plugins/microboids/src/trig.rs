@@ -2,7 +2,7 @@
 //! shortest-angle midpoint. Angles are binary: 256 is a full turn, 64 points along +y (down on
 //! the display).
 
-use crate::q15::{Q15, Q_0_9999, add_sat, mul, q, sub_sat};
+use crate::q15::{Q_0_9999, Q15, add_sat, mul, q, sub_sat};
 
 /// A binary angle: 256 steps per turn, arithmetic modulo 256.
 pub type Angle = u8;
@@ -28,10 +28,11 @@ impl Point {
 
 /// The first quarter wave of `qsin`, as the firmware's table holds it (data, not a formula).
 const QSIN_QUARTER: [i16; 65] = [
-    0, 804, 1607, 2410, 3211, 4011, 4808, 5602, 6392, 7179, 7961, 8739, 9512, 10278, 11039, 11793, 12539, 13278,
-    14010, 14732, 15446, 16151, 16846, 17530, 18204, 18868, 19519, 20159, 20787, 21403, 22005, 22594, 23170, 23732,
-    24279, 24812, 25329, 25832, 26319, 26790, 27245, 27684, 28106, 28510, 28898, 29269, 29621, 29956, 30273, 30572,
-    30852, 31114, 31356, 31580, 31785, 31971, 32138, 32285, 32413, 32521, 32610, 32679, 32728, 32758, 32767,
+    0, 804, 1607, 2410, 3211, 4011, 4808, 5602, 6392, 7179, 7961, 8739, 9512, 10278, 11039, 11793,
+    12539, 13278, 14010, 14732, 15446, 16151, 16846, 17530, 18204, 18868, 19519, 20159, 20787,
+    21403, 22005, 22594, 23170, 23732, 24279, 24812, 25329, 25832, 26319, 26790, 27245, 27684,
+    28106, 28510, 28898, 29269, 29621, 29956, 30273, 30572, 30852, 31114, 31356, 31580, 31785,
+    31971, 32138, 32285, 32413, 32521, 32610, 32679, 32728, 32758, 32767,
 ];
 
 const fn build_sin() -> [Q15; 256] {
@@ -72,7 +73,9 @@ pub const QSIN: [Q15; 256] = build_sin();
 pub const QCOS: [Q15; 256] = build_cos();
 
 /// CORDIC arctangent steps, 65536 = a full turn (only the first four are used).
-pub const LUT_ATANPI2: [u16; 16] = [8192, 4836, 2555, 1297, 651, 325, 162, 81, 40, 20, 10, 5, 2, 1, 0, 0];
+pub const LUT_ATANPI2: [u16; 16] = [
+    8192, 4836, 2555, 1297, 651, 325, 162, 81, 40, 20, 10, 5, 2, 1, 0, 0,
+];
 
 /// CORDIC iterations.
 const CORDIC_ITS: usize = 4;
@@ -107,7 +110,11 @@ pub fn atan2(a: Point, b: Point) -> Angle {
         let (new_cx, new_cy) = (sub_sat(cx, ty), add_sat(cy, tx));
         cx = new_cx;
         cy = new_cy;
-        acc = if d < q(0) { acc.wrapping_add(step) } else { acc.wrapping_sub(step) };
+        acc = if d < q(0) {
+            acc.wrapping_add(step)
+        } else {
+            acc.wrapping_sub(step)
+        };
         d = if cy < q(0) { Q_0_9999 } else { q(-32768) };
     }
     let r = (acc >> 8) as u8;

@@ -22,7 +22,13 @@ fn trajectory(revision: Revision, ticks: u32) -> String {
 fn compare(revision: Revision, reference: &str) {
     let ours = trajectory(revision, 300);
     for (n, (a, b)) in ours.lines().zip(reference.lines()).enumerate() {
-        assert_eq!(a, b, "{}: first difference at line {}", revision.name(), n + 1);
+        assert_eq!(
+            a,
+            b,
+            "{}: first difference at line {}",
+            revision.name(),
+            n + 1
+        );
     }
     assert_eq!(ours.lines().count(), reference.lines().count());
     assert_eq!(ours.lines().count(), 1 + 301 * 48);
@@ -35,7 +41,10 @@ fn a412_matches_its_reference_run() {
 
 #[test]
 fn bfee0c8_matches_its_reference_run() {
-    compare(Revision::Bfee0c8, include_str!("data/bfee0c8_ticks_0-300.csv"));
+    compare(
+        Revision::Bfee0c8,
+        include_str!("data/bfee0c8_ticks_0-300.csv"),
+    );
 }
 
 #[test]

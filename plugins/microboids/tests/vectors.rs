@@ -24,9 +24,9 @@ fn numbers(s: &str) -> Vec<i64> {
     let bytes: Vec<char> = s.chars().collect();
     for (i, &c) in bytes.iter().enumerate() {
         let hex_digit = cur.starts_with("0x") && c.is_ascii_hexdigit();
-        if c.is_ascii_digit() || hex_digit || (c == 'x' && cur == "0") {
-            cur.push(c);
-        } else if c == '-' && cur.is_empty() && bytes.get(i + 1).is_some_and(|d| d.is_ascii_digit()) {
+        let minus =
+            c == '-' && cur.is_empty() && bytes.get(i + 1).is_some_and(|d| d.is_ascii_digit());
+        if c.is_ascii_digit() || hex_digit || (c == 'x' && cur == "0") || minus {
             cur.push(c);
         } else {
             flush(&mut cur, &mut out);
@@ -40,14 +40,28 @@ fn numbers(s: &str) -> Vec<i64> {
 fn every_vector_line_is_reproduced() {
     let mut rng = XorShift32::default();
     let mut checked = 0;
-    for line in VECTORS.lines().filter(|l| !l.starts_with('#') && !l.trim().is_empty()) {
-        let (name, _) = line.split_once('(').or_else(|| line.split_once('[')).unwrap();
+    for line in VECTORS
+        .lines()
+        .filter(|l| !l.starts_with('#') && !l.trim().is_empty())
+    {
+        let (name, _) = line
+            .split_once('(')
+            .or_else(|| line.split_once('['))
+            .unwrap();
         let n = numbers(line.split_once(name).unwrap().1);
         let p = |i: usize| Point::new(n[i] as i16, n[i + 1] as i16);
         match name {
             "xs" => assert_eq!(rng.step() as i64, n[1], "{line}"),
-            "Mul" => assert_eq!(mul(q(n[0] as i16), q(n[1] as i16)).to_bits() as i64, n[2], "{line}"),
-            "Avg" => assert_eq!(avg(q(n[0] as i16), q(n[1] as i16), q(0x3FFF)).to_bits() as i64, n[2], "{line}"),
+            "Mul" => assert_eq!(
+                mul(q(n[0] as i16), q(n[1] as i16)).to_bits() as i64,
+                n[2],
+                "{line}"
+            ),
+            "Avg" => assert_eq!(
+                avg(q(n[0] as i16), q(n[1] as i16), q(0x3FFF)).to_bits() as i64,
+                n[2],
+                "{line}"
+            ),
             "I2U" => {
                 assert_eq!(int16_to_u8(q(n[0] as i16), 1) as i64, n[2], "{line}"); // n[1] is the 1 of "s1"
                 assert_eq!(int16_to_u8(q(n[0] as i16), 2) as i64, n[4], "{line}");
@@ -60,7 +74,11 @@ fn every_vector_line_is_reproduced() {
             "Tr" => {
                 let mut pt = p(0);
                 translate16(&mut pt, n[2] as u8, q(n[3] as i16));
-                assert_eq!((pt.x.to_bits() as i64, pt.y.to_bits() as i64), (n[4], n[5]), "{line}");
+                assert_eq!(
+                    (pt.x.to_bits() as i64, pt.y.to_bits() as i64),
+                    (n[4], n[5]),
+                    "{line}"
+                );
             }
             other => panic!("unknown vector kind {other}: {line}"),
         }

@@ -1,0 +1,70 @@
+//! `murmur oled`: the microboids board alone, its OLED filling the window.
+
+use super::ModeError;
+use crate::cli::OledArgs;
+use bevy::prelude::*;
+use bevy::window::WindowResolution;
+use microboids::display::{HEIGHT, WIDTH};
+use oled_view::{Board, MicroboidsPlugin, spawn_screen};
+
+/// Which board the keys act on.
+#[derive(Resource)]
+struct TheBoard(Entity);
+
+pub fn run(args: OledArgs) -> Result<(), ModeError> {
+    let board = Board::new(args.revision, args.birds as usize, args.seed)
+        .map_err(|e| ModeError::Usage(format!("cannot start the board: {e}")))?;
+    let scale = args.scale as f32;
+    let window = (
+        (WIDTH as f32 * scale) as u32,
+        (HEIGHT as f32 * scale) as u32,
+    );
+    let exit = App::new()
+        .add_plugins(DefaultPlugins.set(WindowPlugin {
+            primary_window: Some(Window {
+                title: format!(
+                    "murmur: microboids {} (Space pause, N step, R reset)",
+                    args.revision.name()
+                ),
+                resolution:
+                    WindowResolution::new(window.0, window.1).with_scale_factor_override(1.0),
+                ..default()
+            }),
+            ..default()
+        }))
+        .add_plugins(MicroboidsPlugin)
+        .insert_resource(ClearColor(Color::BLACK))
+        .add_systems(
+            Startup,
+            move |mut commands: Commands, mut images: ResMut<Assets<Image>>| {
+                commands.spawn((Camera2d, Msaa::Off));
+                let board = commands.spawn(board.clone()).id();
+                spawn_screen(&mut commands, &mut images, board, scale);
+                commands.insert_resource(TheBoard(board));
+            },
+        )
+        .add_systems(Update, keys)
+        .run();
+    match exit {
+        AppExit::Success => Ok(()),
+        AppExit::Error(code) => Err(ModeError::Failed(format!(
+            "the app stopped with code {code}"
+        ))),
+    }
+}
+
+/// Space pauses, N steps one tick while paused, R boots the board again.
+fn keys(keys: Res<ButtonInput<KeyCode>>, the: Res<TheBoard>, mut boards: Query<&mut Board>) {
+    let Ok(mut board) = boards.get_mut(the.0) else {
+        return;
+    };
+    if keys.just_pressed(KeyCode::Space) {
+        board.paused = !board.paused;
+    }
+    if keys.just_pressed(KeyCode::KeyN) && board.paused {
+        board.tick();
+    }
+    if keys.just_pressed(KeyCode::KeyR) {
+        board.reset();
+    }
+}
