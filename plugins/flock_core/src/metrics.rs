@@ -21,6 +21,10 @@ pub struct FlockMetrics {
     pub mean_speed: f64,
     /// Mean number of other boids within the interaction radius (before any cap).
     pub mean_neighbours: f64,
+    /// Couzin's m_group: |sum of r_ic x v_i| / N with r_ic the unit vector from the group's
+    /// centre (mean position) to boid i and v_i its unit heading; 0 without rotation, 1 for a
+    /// perfect mill. (On a torus the centre is the plain mean of the coordinates.)
+    pub angular_momentum: f64,
 }
 
 impl FlockMetrics {
@@ -62,6 +66,13 @@ impl FlockMetrics {
             }
         }
         let nf = n as f64;
+        let centre = (0..n).fold(glam::DVec2::ZERO, |c, k| c + grid.pos(k).as_dvec2()) / nf;
+        let spin: f64 = (0..n)
+            .map(|k| {
+                let r = (grid.pos(k).as_dvec2() - centre).normalize_or_zero();
+                r.perp_dot(grid.vel(k).as_dvec2().normalize_or_zero())
+            })
+            .sum();
         Self {
             boids: n,
             polarization: (ux * ux + uy * uy).sqrt() / nf,
@@ -69,6 +80,7 @@ impl FlockMetrics {
             min_nn_distance: (nn_count > 0).then_some(nn_min),
             mean_speed: speed / nf,
             mean_neighbours: neighbours as f64 / nf,
+            angular_momentum: spin.abs() / nf,
         }
     }
 }

@@ -10,7 +10,7 @@ pub use error::PresetError;
 
 use crate::edges::Edges;
 use crate::leader::LeaderParams;
-use crate::models::{Cornell, Model, ModelKind, Reynolds, SpaceBoids};
+use crate::models::{Cornell, Couzin, Model, ModelKind, Reynolds, SpaceBoids, Vicsek};
 use crate::sim::FlockParams;
 use glam::Vec2;
 use serde::{Deserialize, Serialize};
@@ -50,6 +50,12 @@ pub struct Preset {
     /// Parameters of the `spaceboids` model.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub spaceboids: Option<SpaceBoids>,
+    /// Parameters of the `vicsek` model.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub vicsek: Option<Vicsek>,
+    /// Parameters of the `couzin` model.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub couzin: Option<Couzin>,
 }
 
 fn current_version() -> u32 {
@@ -97,6 +103,8 @@ impl Preset {
             reynolds: None,
             cornell: None,
             spaceboids: None,
+            vicsek: None,
+            couzin: None,
         };
         preset.fill_model_defaults();
         preset
@@ -150,6 +158,8 @@ impl Preset {
             ModelKind::Reynolds => Model::Reynolds(self.reynolds.clone().unwrap_or_default()),
             ModelKind::Cornell => Model::Cornell(self.cornell.clone().unwrap_or_default()),
             ModelKind::SpaceBoids => Model::SpaceBoids(self.spaceboids.clone().unwrap_or_default()),
+            ModelKind::Vicsek => Model::Vicsek(self.vicsek.clone().unwrap_or_default()),
+            ModelKind::Couzin => Model::Couzin(self.couzin.clone().unwrap_or_default()),
         }
     }
 
@@ -160,6 +170,8 @@ impl Preset {
             Model::Reynolds(m) => self.reynolds = Some(m),
             Model::Cornell(m) => self.cornell = Some(m),
             Model::SpaceBoids(m) => self.spaceboids = Some(m),
+            Model::Vicsek(m) => self.vicsek = Some(m),
+            Model::Couzin(m) => self.couzin = Some(m),
         }
     }
 

@@ -2,12 +2,16 @@
 //! says how velocity follows from it (speed limits, drag).
 
 mod cornell;
+mod couzin;
 mod reynolds;
 mod spaceboids;
+mod vicsek;
 
 pub use cornell::Cornell;
+pub use couzin::Couzin;
 pub use reynolds::Reynolds;
 pub use spaceboids::SpaceBoids;
+pub use vicsek::Vicsek;
 
 use crate::grid::NeighbourGrid;
 use glam::Vec2;
@@ -24,11 +28,21 @@ pub enum ModelKind {
     Cornell,
     /// SpaceBoids' weighted sum of normalised directions.
     SpaceBoids,
+    /// Vicsek et al. (1995): mean heading of the neighbourhood plus noise.
+    Vicsek,
+    /// Couzin et al. (2002): zones of repulsion, orientation and attraction.
+    Couzin,
 }
 
 impl ModelKind {
     /// All kinds, in the order a picker shows them.
-    pub const ALL: [ModelKind; 3] = [Self::Reynolds, Self::Cornell, Self::SpaceBoids];
+    pub const ALL: [ModelKind; 5] = [
+        Self::Reynolds,
+        Self::Cornell,
+        Self::SpaceBoids,
+        Self::Vicsek,
+        Self::Couzin,
+    ];
 
     /// The name preset files use (also the name of the model's table).
     pub fn name(self) -> &'static str {
@@ -36,6 +50,8 @@ impl ModelKind {
             Self::Reynolds => "reynolds",
             Self::Cornell => "cornell",
             Self::SpaceBoids => "spaceboids",
+            Self::Vicsek => "vicsek",
+            Self::Couzin => "couzin",
         }
     }
 }
@@ -50,6 +66,10 @@ pub enum Model {
     Cornell(Cornell),
     /// See [`SpaceBoids`].
     SpaceBoids(SpaceBoids),
+    /// See [`Vicsek`].
+    Vicsek(Vicsek),
+    /// See [`Couzin`].
+    Couzin(Couzin),
 }
 
 /// Per-tick facts a model may need besides the neighbourhood.
@@ -72,6 +92,8 @@ impl Model {
             ModelKind::Reynolds => Self::Reynolds(Reynolds::default()),
             ModelKind::Cornell => Self::Cornell(Cornell::default()),
             ModelKind::SpaceBoids => Self::SpaceBoids(SpaceBoids::default()),
+            ModelKind::Vicsek => Self::Vicsek(Vicsek::default()),
+            ModelKind::Couzin => Self::Couzin(Couzin::default()),
         }
     }
 
@@ -81,6 +103,8 @@ impl Model {
             Self::Reynolds(_) => ModelKind::Reynolds,
             Self::Cornell(_) => ModelKind::Cornell,
             Self::SpaceBoids(_) => ModelKind::SpaceBoids,
+            Self::Vicsek(_) => ModelKind::Vicsek,
+            Self::Couzin(_) => ModelKind::Couzin,
         }
     }
 
@@ -90,6 +114,8 @@ impl Model {
             Self::Reynolds(m) => m.perception_radius.max(m.separation_radius),
             Self::Cornell(m) => m.visual_range.max(m.protected_range),
             Self::SpaceBoids(m) => m.sight_range.max(m.near_range),
+            Self::Vicsek(m) => m.radius,
+            Self::Couzin(m) => m.r_a(),
         }
     }
 
@@ -99,6 +125,8 @@ impl Model {
             Self::Reynolds(m) => m.separation_radius,
             Self::Cornell(m) => m.protected_range,
             Self::SpaceBoids(m) => m.near_range,
+            Self::Vicsek(m) => m.radius,
+            Self::Couzin(m) => m.r_r,
         }
     }
 
@@ -108,6 +136,8 @@ impl Model {
             Self::Reynolds(m) => m.max_speed,
             Self::Cornell(m) => 0.5 * (m.min_speed + m.max_speed),
             Self::SpaceBoids(m) => m.max_speed,
+            Self::Vicsek(m) => m.speed,
+            Self::Couzin(m) => m.speed * m.time_step,
         }
     }
 
@@ -119,6 +149,8 @@ impl Model {
             Self::Reynolds(m) => m.steer(grid, k, ctx),
             Self::Cornell(m) => m.steer(grid, k, ctx),
             Self::SpaceBoids(m) => m.steer(grid, k, ctx),
+            Self::Vicsek(m) => m.steer(grid, k, ctx),
+            Self::Couzin(m) => m.steer(grid, k, ctx),
         }
     }
 
@@ -129,6 +161,8 @@ impl Model {
             Self::Reynolds(m) => m.integrate_velocity(v, a),
             Self::Cornell(m) => m.integrate_velocity(v, a),
             Self::SpaceBoids(m) => m.integrate_velocity(v, a),
+            Self::Vicsek(m) => m.integrate_velocity(v, a),
+            Self::Couzin(m) => m.integrate_velocity(v, a),
         };
         // A non-finite acceleration (from a non-finite parameter) must not poison the flock.
         if v.is_finite() { v } else { Vec2::ZERO }
@@ -140,6 +174,8 @@ impl Model {
             Self::Reynolds(m) => m.validate(),
             Self::Cornell(m) => m.validate(),
             Self::SpaceBoids(m) => m.validate(),
+            Self::Vicsek(m) => m.validate(),
+            Self::Couzin(m) => m.validate(),
         }
     }
 }

@@ -14,6 +14,14 @@ pub const BUILTIN_PRESETS: &[(&str, &str)] = &[
         "spaceboids",
         include_str!("../../../../assets/presets/spaceboids.toml"),
     ),
+    (
+        "vicsek",
+        include_str!("../../../../assets/presets/vicsek.toml"),
+    ),
+    (
+        "couzin",
+        include_str!("../../../../assets/presets/couzin.toml"),
+    ),
 ];
 
 /// Names of the built-in presets.

@@ -1,0 +1,68 @@
+//! Vicsek et al. (1995): constant speed; each step every particle takes the mean heading of all
+//! particles within `radius` of it (itself included) plus uniform noise in [-eta/2, eta/2]; all
+//! move at once.
+
+use super::{SteerContext, check};
+use crate::grid::NeighbourGrid;
+use crate::rng::{hash_words, unit_f32};
+use glam::Vec2;
+use serde::{Deserialize, Serialize};
+
+/// Parameters of the Vicsek model (the paper's symbols). One tick is the paper's time step 1.
+#[cfg_attr(feature = "reflect", derive(bevy_reflect::Reflect))]
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(default, deny_unknown_fields)]
+pub struct Vicsek {
+    /// Speed v, per tick (0.03 in the paper).
+    pub speed: f32,
+    /// Interaction radius r (1 in the paper).
+    pub radius: f32,
+    /// Noise amplitude eta: each new heading gets a uniform angle in [-eta/2, eta/2] radians.
+    pub eta: f32,
+}
+
+impl Default for Vicsek {
+    fn default() -> Self {
+        Self {
+            speed: 0.03,
+            radius: 1.0,
+            eta: 2.0,
+        }
+    }
+}
+
+/// Stream tag for the noise draws.
+const NOISE_STREAM: u64 = 0x5649_4353_454b_4e5a;
+
+impl Vicsek {
+    /// The new velocity (returned in place of an acceleration; see `integrate_velocity`).
+    #[inline]
+    pub(super) fn steer(&self, grid: &NeighbourGrid, k: usize, ctx: &SteerContext) -> (Vec2, u32) {
+        let v = grid.vel(k);
+        let s = grid.neighbour_sums::<false>(k, self.radius, 0.0, ctx.cap);
+        // All particles share one speed, so the angle of the summed velocities is the angle of
+        // the summed unit headings (atan2 of summed sines and cosines), itself included.
+        let sum = s.seen_velocity + v;
+        let heading = if sum == Vec2::ZERO {
+            0.0
+        } else {
+            sum.to_angle()
+        };
+        let id = ctx.ids[grid.order()[k] as usize] as u64;
+        let u = unit_f32(hash_words(&[ctx.seed, id, ctx.tick, NOISE_STREAM]));
+        let noise = (u - 0.5) * self.eta;
+        (Vec2::from_angle(heading + noise) * self.speed, s.seen)
+    }
+
+    /// Synchronous update: the steering result *is* the new velocity.
+    #[inline]
+    pub(super) fn integrate_velocity(&self, _v: Vec2, a: Vec2) -> Vec2 {
+        a
+    }
+
+    pub(super) fn validate(&self) -> Result<(), (&'static str, String)> {
+        check("speed", self.speed, 0.0)?;
+        check("radius", self.radius, f32::MIN_POSITIVE)?;
+        check("eta", self.eta, 0.0)
+    }
+}
