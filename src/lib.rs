@@ -7,3 +7,4 @@
 pub mod app;
 pub mod cli;
 pub mod modes;
+pub mod plot;

@@ -23,28 +23,36 @@ pub const PLAYER_ID: u32 = u32::MAX;
 /// SpaceBoids' gold.
 pub const GOLD: Color = Color::srgb_u8(255, 196, 0);
 
-/// How the player flies.
+/// How the player flies, relative to the world's size so that it handles the same in a
+/// 1280-pixel sky and in Vicsek's 5-unit box.
 #[derive(Resource, Clone, Copy, Debug)]
 pub struct PlayerTuning {
-    /// Thrust while a direction key is held, in px/s².
-    pub thrust: f32,
-    /// Linear damping per second: top speed is `thrust / damping`.
+    /// Top speed in world widths per second.
+    pub speed: f32,
+    /// Linear damping per second: how quickly the bird reaches top speed and stops.
     pub damping: f32,
-    /// Radius of the player's body, in px.
+    /// Radius of the body, as a fraction of the world's width.
     pub radius: f32,
-    /// Birds within this distance follow (or flee) the player; the rest only meet it as a
-    /// flock mate (SpaceBoids: they see it within their sight range).
+    /// Birds within this fraction of the world's width follow (or flee) the player; the rest
+    /// only meet it as a flock mate (SpaceBoids: they see it within their sight range).
     pub lead_range: f32,
 }
 
 impl Default for PlayerTuning {
     fn default() -> Self {
         Self {
-            thrust: 900.0,
+            speed: 0.2,
             damping: 3.5,
-            radius: 6.0,
-            lead_range: 220.0,
+            radius: 0.005,
+            lead_range: 0.17,
         }
+    }
+}
+
+impl PlayerTuning {
+    /// Thrust (px/s², the body has mass 1) for a world `width` wide.
+    pub fn thrust(&self, width: f32) -> f32 {
+        self.speed * width * self.damping
     }
 }
 
@@ -78,7 +86,7 @@ fn spawn_player(
             Position(Vec2::ZERO),
         ),
         Leader::new(LeaderParams {
-            follow_range: tuning.lead_range,
+            follow_range: tuning.lead_range * config.preset.world.width,
             ..config.preset.leader
         }),
         SpecialBird {
@@ -88,7 +96,7 @@ fn spawn_player(
         Transform::default(),
         (
             RigidBody::Dynamic,
-            Collider::ball(tuning.radius),
+            Collider::ball(tuning.radius * config.preset.world.width),
             ColliderMassProperties::Density(0.0),
             AdditionalMassProperties::Mass(1.0),
             BodyVelocity::zero(),
@@ -103,7 +111,7 @@ fn spawn_player(
     ));
     // Walls just outside the world rectangle.
     let (w, h) = (config.preset.world.width, config.preset.world.height);
-    let t = 50.0;
+    let t = 0.05 * w.max(h);
     for (x, y, hx, hy) in [
         (0.0, h / 2.0 + t, w / 2.0 + 2.0 * t, t),
         (0.0, -h / 2.0 - t, w / 2.0 + 2.0 * t, t),
@@ -140,9 +148,10 @@ pub fn key_direction(keys: &ButtonInput<KeyCode>) -> Vec2 {
 fn thrust(
     keys: Res<ButtonInput<KeyCode>>,
     tuning: Res<PlayerTuning>,
+    config: Res<SceneConfig>,
     mut force: Single<&mut ExternalForce, With<Player>>,
 ) {
-    let f = key_direction(&keys) * tuning.thrust;
+    let f = key_direction(&keys) * tuning.thrust(config.preset.world.width);
     if force.force != f {
         force.force = f;
     }
@@ -162,12 +171,13 @@ fn switch_follow_flee(
     }
 }
 
-/// Copies the body's place and velocity (per second) into the bird's (per tick).
+/// Copies the body's place and velocity (per second) into the bird's (per tick). A body that
+/// physics has thrown to a non-finite place is put back in the middle, at rest.
 fn sync_player(
     mut player: Single<
         (
-            &Transform,
-            &BodyVelocity,
+            &mut Transform,
+            &mut BodyVelocity,
             &mut Position,
             &mut flock::components::Velocity,
         ),
@@ -175,6 +185,11 @@ fn sync_player(
     >,
 ) {
     let (transform, body, pos, vel) = &mut *player;
+    if !transform.translation.is_finite() || !body.linear.is_finite() {
+        warn!("the player's body left the world; putting it back in the middle");
+        transform.translation = Vec3::ZERO;
+        **body = BodyVelocity::zero();
+    }
     pos.0 = transform.translation.truncate();
     vel.0 = body.linear * TICK.as_secs_f32();
 }

@@ -84,7 +84,7 @@ pub fn run(args: HeadlessArgs) -> Result<(), ModeError> {
                 MetricsFile::JsonLines(f)
             };
             if let MetricsFile::Csv(f) = &mut out {
-                writeln!(f, "step,boids,polarization,mean_nn_distance,min_nn_distance,mean_speed,mean_neighbours,step_ms")
+                writeln!(f, "step,boids,polarization,angular_momentum,mean_nn_distance,min_nn_distance,mean_speed,mean_neighbours,step_ms")
                     .map_err(write_error)?;
             }
             Some(out)
@@ -108,10 +108,11 @@ pub fn run(args: HeadlessArgs) -> Result<(), ModeError> {
                 let opt = |v: Option<f64>| v.map(|v| v.to_string()).unwrap_or_default();
                 writeln!(
                     f,
-                    "{},{},{},{},{},{},{},{}",
+                    "{},{},{},{},{},{},{},{},{}",
                     sample.step,
                     m.boids,
                     m.polarization,
+                    m.angular_momentum,
                     opt(m.mean_nn_distance),
                     opt(m.min_nn_distance),
                     m.mean_speed,

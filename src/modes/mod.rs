@@ -5,6 +5,7 @@ pub mod oled;
 pub mod q15;
 pub mod scene;
 pub mod screenshot;
+pub mod sweep;
 pub mod window;
 
 use crate::cli::{Cli, Command, RunArgs, SceneArgs};
@@ -55,5 +56,6 @@ pub fn run(cli: Cli) -> Result<(), ModeError> {
         Some(Command::Screenshot(args)) => screenshot::run(args),
         Some(Command::Q15(args)) => q15::run(args),
         Some(Command::Oled(args)) => oled::run(args),
+        Some(Command::Sweep(args)) => sweep::run(args),
     }
 }

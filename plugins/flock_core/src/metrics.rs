@@ -84,3 +84,69 @@ impl FlockMetrics {
         }
     }
 }
+
+/// The two order parameters alone, cheaply (no neighbour search): polarization (|mean unit
+/// velocity|, Vicsek's v_a and Couzin's p_group) and angular momentum (Couzin's m_group, about
+/// the mean position). Sums in input order.
+pub fn order_parameters(pos: &[glam::Vec2], vel: &[glam::Vec2]) -> (f64, f64) {
+    let n = pos.len();
+    if n == 0 {
+        return (0.0, 0.0);
+    }
+    let nf = n as f64;
+    let centre = pos.iter().fold(glam::DVec2::ZERO, |c, p| c + p.as_dvec2()) / nf;
+    let (mut heading, mut spin) = (glam::DVec2::ZERO, 0.0);
+    for (p, v) in pos.iter().zip(vel) {
+        let unit = v.as_dvec2().normalize_or_zero();
+        heading += unit;
+        spin += (p.as_dvec2() - centre).normalize_or_zero().perp_dot(unit);
+    }
+    (heading.length() / nf, spin.abs() / nf)
+}
+
+/// The collective states of Couzin et al. (2002), told apart by the order parameters.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Regime {
+    /// Cohesive, neither polarised nor rotating (p < 0.5, m < 0.5).
+    Swarm,
+    /// Milling round an empty core (m >= 0.5, p < 0.5).
+    Torus,
+    /// Moving together, loosely (0.5 <= p < 0.9).
+    DynamicParallel,
+    /// Moving in lock step (p >= 0.9).
+    HighlyParallel,
+}
+
+impl Regime {
+    /// All regimes, in the paper's order.
+    pub const ALL: [Regime; 4] = [
+        Self::Swarm,
+        Self::Torus,
+        Self::DynamicParallel,
+        Self::HighlyParallel,
+    ];
+
+    /// Classifies time-averaged order parameters.
+    pub fn classify(polarization: f64, angular_momentum: f64) -> Self {
+        if polarization >= 0.9 {
+            Self::HighlyParallel
+        } else if polarization >= 0.5 {
+            Self::DynamicParallel
+        } else if angular_momentum >= 0.5 {
+            Self::Torus
+        } else {
+            Self::Swarm
+        }
+    }
+
+    /// A name for people.
+    pub fn name(self) -> &'static str {
+        match self {
+            Self::Swarm => "swarm",
+            Self::Torus => "torus",
+            Self::DynamicParallel => "dynamic parallel",
+            Self::HighlyParallel => "highly parallel",
+        }
+    }
+}

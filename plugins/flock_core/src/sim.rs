@@ -275,6 +275,11 @@ impl FlockSim {
         FlockMetrics::measure(&self.grid, &self.params)
     }
 
+    /// Polarization and angular momentum now, without a neighbour search.
+    pub fn order_parameters(&self) -> (f64, f64) {
+        crate::metrics::order_parameters(&self.pos, &self.vel)
+    }
+
     /// Fingerprint of positions and velocities, for determinism checks.
     pub fn state_hash(&self) -> u64 {
         state_hash(&self.pos, &self.vel)

@@ -2,6 +2,7 @@
 //! against its analytic limits and its density dependence; Couzin's four collective regimes,
 //! classified by p_group (polarization) and m_group (angular momentum).
 
+use flock_core::metrics::Regime;
 use flock_core::prelude::*;
 
 /// Mean polarization and angular momentum over the last `last` of `steps` ticks (sampled every
@@ -22,9 +23,9 @@ fn order(
         for t in 0..steps {
             sim.step();
             if t >= steps - last {
-                let m = sim.metrics();
-                pol += m.polarization;
-                mom += m.angular_momentum;
+                let (p, m) = sim.order_parameters();
+                pol += p;
+                mom += m;
                 samples += 1;
             }
         }
@@ -80,9 +81,11 @@ fn couzin_reaches_its_four_regimes() {
     // Swarm: no orientation zone; cohesive but neither polarised nor rotating.
     let (p, m) = run("delta_r_o=0");
     assert!(p < 0.3 && m < 0.3, "swarm: p {p} m {m}");
+    assert_eq!(Regime::classify(p, m), Regime::Swarm);
     // Torus: a narrow orientation zone; the group mills round an empty core.
     let (p, m) = run("delta_r_o=2");
     assert!(p < 0.3 && m > 0.6, "torus: p {p} m {m}");
+    assert_eq!(Regime::classify(p, m), Regime::Torus);
     // Dynamic parallel: a wider zone; moving together, but not in lock step. (In 2D the torus
     // holds over a wider band than in the paper's 3D, so this lies at delta_r_o = 13.)
     let (p, m) = run("delta_r_o=13");
@@ -93,4 +96,5 @@ fn couzin_reaches_its_four_regimes() {
     // Highly parallel: a wide orientation zone.
     let (p, m) = run("delta_r_o=15");
     assert!(p > 0.9 && m < 0.2, "highly parallel: p {p} m {m}");
+    assert_eq!(Regime::classify(p, m), Regime::HighlyParallel);
 }

@@ -159,12 +159,7 @@ fn bird_vertices(bird: &Instance, size: f32, flap: f32, out: &mut [[f32; 3]]) {
         Vec2::new(-0.45, 0.08),
         Vec2::new(-0.2, 0.55),
     ];
-    // Special birds (player, leader) stay easy to spot even when flock birds are small.
-    let s = if bird.scale > 1.0 {
-        (size * bird.scale).max(14.0)
-    } else {
-        size
-    };
+    let s = size * bird.scale;
     let to_world = |local: Vec2| {
         let w = bird.pos + bird.heading.rotate(local * s);
         [w.x, w.y, 0.0]

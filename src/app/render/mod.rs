@@ -17,18 +17,21 @@ pub struct Looks {
     pub colour_by_flock_size: bool,
     /// Flap the wings (`sin(frame * 0.2 + x * 0.05) * 0.4`, opposite phases).
     pub flapping: bool,
-    /// Bird length in world units.
+    /// Bird length in world units (0: sized for the scene at start).
     pub bird_size: f32,
 }
 
 impl Looks {
-    /// Birds sized to their model's personal space (60% of it, 3 to 9 world units), so dense
-    /// models like Cornell's do not draw as one blot.
-    pub fn for_model(model: &flock::flock_core::models::Model) -> Self {
-        Self {
-            bird_size: (0.6 * model.near_radius()).clamp(3.0, 9.0),
-            ..Self::default()
-        }
+    /// Bird length for a model's scale in a world fitted to a window: 60% of the model's
+    /// personal space, but at least 3 and at most 9 screen pixels, so dense models like Cornell's
+    /// do not draw as one blot and tiny worlds (Vicsek's L = 5) still show birds.
+    pub fn bird_size_for(
+        model: &flock::flock_core::models::Model,
+        world: Vec2,
+        window: Vec2,
+    ) -> f32 {
+        let units_per_pixel = crate::app::camera::fit_scale(world, window);
+        (0.6 * model.near_radius()).clamp(3.0 * units_per_pixel, 9.0 * units_per_pixel)
     }
 }
 
@@ -38,17 +41,30 @@ impl Default for Looks {
             trails: true,
             colour_by_flock_size: true,
             flapping: true,
-            bird_size: 9.0,
+            bird_size: 0.0,
         }
     }
 }
 
 /// Adds this module's resources and systems.
 pub fn plugin(app: &mut App) {
-    let looks = app
-        .world()
-        .get_resource::<crate::app::SceneConfig>()
-        .map_or_else(Looks::default, |c| Looks::for_model(&c.preset.model()));
-    app.insert_resource(looks)
+    app.init_resource::<Looks>()
+        .add_systems(Startup, size_birds)
         .add_plugins((birds::plugin, outline::plugin, trails::plugin));
+}
+
+/// Sizes the birds for the scene and the window (unless a size was set).
+fn size_birds(
+    mut looks: ResMut<Looks>,
+    config: Res<crate::app::SceneConfig>,
+    window: Single<&Window, With<bevy::window::PrimaryWindow>>,
+) {
+    if looks.bird_size <= 0.0 {
+        let world = Vec2::new(config.preset.world.width, config.preset.world.height);
+        let window = Vec2::new(
+            window.physical_width() as f32,
+            window.physical_height() as f32,
+        );
+        looks.bird_size = Looks::bird_size_for(&config.preset.model(), world, window);
+    }
 }

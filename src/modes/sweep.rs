@@ -1,0 +1,209 @@
+//! `murmur sweep`: one parameter (or two) over a range of values, several seeds per point, the
+//! order parameters averaged over the end of each run; a CSV and a PNG (the paper's figure, or a
+//! regime map for two parameters). Points run in parallel.
+
+use super::ModeError;
+use crate::cli::SweepArgs;
+use crate::plot::{self, Series};
+use flock::flock_core::metrics::Regime;
+use flock::flock_core::preset::Preset;
+use flock::flock_core::sim::FlockSim;
+use rayon::prelude::*;
+use std::fmt::Write as _;
+use std::path::PathBuf;
+
+/// One run's time-averaged order parameters.
+#[derive(Clone, Copy, Debug, Default)]
+struct RunResult {
+    polarization: f64,
+    angular_momentum: f64,
+}
+
+/// Mean and standard error of the mean.
+fn mean_err(xs: &[f64]) -> (f64, f64) {
+    let n = xs.len() as f64;
+    let mean = xs.iter().sum::<f64>() / n;
+    if xs.len() < 2 {
+        return (mean, 0.0);
+    }
+    let var = xs.iter().map(|x| (x - mean).powi(2)).sum::<f64>() / (n - 1.0);
+    (mean, (var / n).sqrt())
+}
+
+/// The preset of one point, checked.
+fn point_preset(
+    base: &Preset,
+    args: &SweepArgs,
+    value: f64,
+    value2: Option<f64>,
+) -> Result<Preset, ModeError> {
+    let mut p = base.clone();
+    let usage = |e: flock::flock_core::preset::PresetError| ModeError::Usage(e.to_string());
+    p.set(&args.param, &value.to_string()).map_err(usage)?;
+    if let (Some(name), Some(v)) = (&args.param2, value2) {
+        p.set(name, &v.to_string()).map_err(usage)?;
+    }
+    Ok(p)
+}
+
+fn run_one(preset: &Preset, boids: usize, seed: u64, steps: u64, last: u64) -> RunResult {
+    let mut sim = FlockSim::new(preset.flock_params(), boids, seed);
+    let (mut p, mut m) = (0.0, 0.0);
+    for t in 0..steps {
+        sim.step();
+        if t >= steps - last {
+            let (a, b) = sim.order_parameters();
+            p += a;
+            m += b;
+        }
+    }
+    RunResult {
+        polarization: p / last as f64,
+        angular_momentum: m / last as f64,
+    }
+}
+
+pub fn run(args: SweepArgs) -> Result<(), ModeError> {
+    if args.average_last == 0 || args.average_last > args.steps {
+        return Err(ModeError::Usage(format!(
+            "--average-last must be 1 to --steps ({}), got {}",
+            args.steps, args.average_last
+        )));
+    }
+    if !(args.world.is_empty() || args.world.len() == 1 || args.world.len() == args.boids.len()) {
+        return Err(ModeError::Usage(
+            "give one --world, or one per --boids entry".into(),
+        ));
+    }
+    let mut base = Preset::load(&args.preset).map_err(|e| ModeError::Usage(e.to_string()))?;
+    base.apply_overrides(&args.overrides)
+        .map_err(|e| ModeError::Usage(e.to_string()))?;
+    // One series per --boids entry, each with its world.
+    let series: Vec<(usize, Preset)> = args
+        .boids
+        .iter()
+        .enumerate()
+        .map(|(i, &n)| {
+            let mut p = base.clone();
+            if let Some(&(w, h)) = args.world.get(i).or(args.world.first()) {
+                p.world.width = w;
+                p.world.height = h;
+            }
+            (n as usize, p)
+        })
+        .collect();
+    let values2: Vec<Option<f64>> = match &args.values2 {
+        Some(v) => v.0.iter().copied().map(Some).collect(),
+        None => vec![None],
+    };
+    // Every (series, value, value2) point, checked before anything runs.
+    let mut points = Vec::new();
+    for (s, (boids, preset)) in series.iter().enumerate() {
+        for &v2 in &values2 {
+            for &v in &args.values.0 {
+                points.push((s, *boids, v, v2, point_preset(preset, &args, v, v2)?));
+            }
+        }
+    }
+    let seeds: Vec<u64> = (1..=args.seeds).collect();
+    let results: Vec<Vec<RunResult>> = points
+        .par_iter()
+        .map(|(_, boids, _, _, preset)| {
+            seeds
+                .par_iter()
+                .map(|&seed| run_one(preset, *boids, seed, args.steps, args.average_last))
+                .collect()
+        })
+        .collect();
+
+    let csv_path = PathBuf::from(format!("{}.csv", args.out));
+    let png_path = PathBuf::from(format!("{}.png", args.out));
+    let name2 = args.param2.clone().unwrap_or_default();
+    let mut csv = format!(
+        "boids,width,height,{}{},polarization,polarization_err,angular_momentum,angular_momentum_err,seeds,regime\n",
+        args.param,
+        if name2.is_empty() {
+            String::new()
+        } else {
+            format!(",{name2}")
+        }
+    );
+    let mut lines: Vec<Series> = series
+        .iter()
+        .map(|(n, p)| Series {
+            label: format!("N = {n}, L = {}", p.world.width),
+            points: Vec::new(),
+        })
+        .collect();
+    let mut regimes = Vec::new();
+    for ((s, boids, v, v2, preset), runs) in points.iter().zip(&results) {
+        let (p, pe) = mean_err(&runs.iter().map(|r| r.polarization).collect::<Vec<_>>());
+        let (m, me) = mean_err(&runs.iter().map(|r| r.angular_momentum).collect::<Vec<_>>());
+        let regime = Regime::classify(p, m);
+        let v2s = v2.map(|x| format!(",{x}")).unwrap_or_default();
+        writeln!(
+            csv,
+            "{boids},{},{},{v}{v2s},{p:.6},{pe:.6},{m:.6},{me:.6},{},{}",
+            preset.world.width,
+            preset.world.height,
+            args.seeds,
+            regime.name()
+        )
+        .expect("writing to a String");
+        lines[*s].points.push((*v, p, pe));
+        regimes.push(
+            Regime::ALL
+                .iter()
+                .position(|r| *r == regime)
+                .expect("a regime"),
+        );
+        println!(
+            "{}",
+            serde_json::json!({"boids": boids, args.param.as_str(): v, "polarization": p, "polarization_err": pe,
+                "angular_momentum": m, "angular_momentum_err": me, "regime": regime.name()})
+        );
+    }
+    std::fs::write(&csv_path, csv)
+        .map_err(|e| ModeError::Failed(format!("cannot write {}: {e}", csv_path.display())))?;
+
+    let model = base.model.name();
+    let caption = format!(
+        "{} steps, last {} averaged, {} seeds",
+        args.steps, args.average_last, args.seeds
+    );
+    let canvas = match (&args.param2, &args.values2) {
+        (Some(name2), Some(values2)) => {
+            let categories: Vec<(&str, plot::Rgb)> = Regime::ALL
+                .iter()
+                .zip([
+                    [230, 230, 230],
+                    [214, 39, 40],
+                    [255, 187, 120],
+                    [31, 119, 180],
+                ])
+                .map(|(r, c)| (r.name(), c))
+                .collect();
+            // A map per series makes no sense; use the first.
+            let per_map = args.values.0.len() * values2.0.len();
+            plot::category_map(
+                &format!("{model}: regimes ({caption})"),
+                &args.param,
+                name2,
+                &args.values.0,
+                &values2.0,
+                &regimes[..per_map],
+                &categories,
+            )
+        }
+        _ => plot::line_chart(
+            &format!("{model}: order against {} ({caption})", args.param),
+            &args.param,
+            "polarization (v_a)",
+            &lines,
+            Some((0.0, 1.0)),
+        ),
+    };
+    canvas.save_png(&png_path).map_err(ModeError::Failed)?;
+    eprintln!("wrote {} and {}", csv_path.display(), png_path.display());
+    Ok(())
+}

@@ -1,0 +1,128 @@
+//! `murmur sweep` and the science presets from the command line: order parameters in every
+//! headless line, sweeps written as CSV and PNG, bad input refused.
+
+use std::process::Command;
+
+fn murmur(args: &[&str]) -> std::process::Output {
+    Command::new(env!("CARGO_BIN_EXE_murmur"))
+        .args(args)
+        .output()
+        .expect("murmur runs")
+}
+
+#[test]
+fn headless_reports_both_order_parameters_for_the_science_models() {
+    for preset in ["vicsek", "couzin"] {
+        let out = murmur(&[
+            "headless", "--preset", preset, "--steps", "20", "--every", "10", "--set", "boids=50",
+        ]);
+        assert!(
+            out.status.success(),
+            "{}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+        for line in String::from_utf8_lossy(&out.stdout).lines() {
+            let v: serde_json::Value = serde_json::from_str(line).unwrap();
+            assert!(
+                v["polarization"].is_number() && v["angular_momentum"].is_number(),
+                "{line}"
+            );
+        }
+    }
+    let out = murmur(&[
+        "headless", "--preset", "vicsek", "--steps", "10", "--set", "eta=2.0",
+    ]);
+    assert!(out.status.success());
+}
+
+#[test]
+fn a_sweep_writes_one_row_per_point_and_a_plot() {
+    let prefix = std::env::temp_dir().join(format!("murmur-sweep-{}", std::process::id()));
+    let prefix = prefix.to_str().unwrap();
+    let out = murmur(&[
+        "sweep",
+        "--preset",
+        "vicsek",
+        "--param",
+        "eta",
+        "--values",
+        "0,3,...,6",
+        "--boids",
+        "30,60",
+        "--world",
+        "3x3,4x4",
+        "--steps",
+        "200",
+        "--average-last",
+        "100",
+        "--seeds",
+        "2",
+        "--out",
+        prefix,
+    ]);
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let csv = std::fs::read_to_string(format!("{prefix}.csv")).unwrap();
+    let png = std::fs::read(format!("{prefix}.png")).unwrap();
+    let _ = std::fs::remove_file(format!("{prefix}.csv"));
+    let _ = std::fs::remove_file(format!("{prefix}.png"));
+    let rows: Vec<&str> = csv.lines().collect();
+    assert!(rows[0].starts_with("boids,width,height,eta,polarization,polarization_err"));
+    assert_eq!(rows.len(), 1 + 2 * 3, "two series of three values");
+    // Low noise orders, full noise does not.
+    let pol = |row: &str| row.split(',').nth(4).unwrap().parse::<f64>().unwrap();
+    assert!(pol(rows[1]) > 0.9 && pol(rows[3]) < 0.4, "{csv}");
+    assert_eq!(&png[1..4], b"PNG");
+}
+
+#[test]
+fn bad_sweeps_are_refused() {
+    for args in [
+        &[
+            "sweep", "--preset", "vicsek", "--param", "nope", "--values", "1,2",
+        ][..],
+        &[
+            "sweep", "--preset", "vicsek", "--param", "eta", "--values", "1,...,2",
+        ],
+        &[
+            "sweep",
+            "--preset",
+            "vicsek",
+            "--param",
+            "eta",
+            "--values",
+            "1,2",
+            "--steps",
+            "10",
+            "--average-last",
+            "20",
+        ],
+        &[
+            "sweep",
+            "--preset",
+            "vicsek",
+            "--param",
+            "eta",
+            "--values",
+            "1,2",
+            "--boids",
+            "10,20",
+            "--world",
+            "1x1,2x2,3x3",
+        ],
+        &[
+            "sweep", "--preset", "vicsek", "--param", "eta", "--values", "1", "--param2", "radius",
+        ],
+    ] {
+        let out = murmur(args);
+        assert_eq!(
+            out.status.code(),
+            Some(2),
+            "{args:?}: {}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+    }
+}
