@@ -1,7 +1,7 @@
 //! The flock and its tick: Bird_Init, then Bird_Tick, birds updated one after another in place.
 
 use crate::display::Oled;
-use crate::neighbours::{Nearby, average_angle, average_point, collect_two};
+use crate::neighbours::{Columns, Nearby, average_angle, average_point};
 use crate::q15::{Q15, q};
 #[cfg(test)]
 use crate::q15::{add_sat, sub_sat};
@@ -98,6 +98,9 @@ impl core::fmt::Display for FlockError {
 #[derive(Clone, Debug)]
 pub struct Flock<const CAP: usize = { crate::NUM_BIRDS }> {
     birds: [Bird; CAP],
+    /// The birds' positions and Idle flags again, as columns for the neighbour scans; kept in
+    /// step with `birds` after every bird's update.
+    columns: Columns<CAP>,
     count: usize,
     revision: Revision,
     params: Params,
@@ -121,6 +124,7 @@ impl<const CAP: usize> Flock<CAP> {
         }
         let mut flock = Self {
             birds: [Bird::default(); CAP],
+            columns: Columns::default(),
             count,
             revision,
             params: revision.params(),
@@ -147,14 +151,17 @@ impl<const CAP: usize> Flock<CAP> {
         }
         let mut all = [Bird::default(); CAP];
         all[..birds.len()].copy_from_slice(birds);
-        Ok(Self {
+        let mut flock = Self {
             birds: all,
+            columns: Columns::default(),
             count: birds.len(),
             revision,
             params: revision.params(),
             speed_rng: XorShift32(speed_rng),
             tick,
-        })
+        };
+        flock.sync_columns();
+        Ok(flock)
     }
 
     /// `Bird_Init`: places every bird from a local xorshift32 (three steps per bird: x, y,
@@ -180,6 +187,13 @@ impl<const CAP: usize> Flock<CAP> {
         }
         self.speed_rng = XorShift32(FIRMWARE_SEED);
         self.tick = 0;
+        self.sync_columns();
+    }
+
+    fn sync_columns(&mut self) {
+        for idx in 0..self.count {
+            self.columns.set(idx, &self.birds[idx]);
+        }
     }
 
     /// The birds.
@@ -216,6 +230,7 @@ impl<const CAP: usize> Flock<CAP> {
             }
             let b = &mut self.birds[idx];
             b.state = next_state(b.x, b.y);
+            self.columns.set(idx, b);
             if let Some(oled) = display.as_deref_mut() {
                 oled.set(b.x, b.y);
             }
@@ -235,7 +250,8 @@ impl<const CAP: usize> Flock<CAP> {
         let p = self.params;
         let birds = &self.birds[..self.count];
         let (separation, cohesion) =
-            collect_two(birds, idx, p.sep_radius, p.coh_radius, p.box_quirk);
+            self.columns
+                .collect_two(self.count, idx, p.sep_radius, p.coh_radius, p.box_quirk);
         let mut angle = birds[idx].angle;
         if !separation.is_empty() {
             // Turn away from the separation neighbours' average point.

@@ -56,8 +56,8 @@ pub fn collect(birds: &[Bird], c: usize, s: Q15, box_quirk: bool) -> Nearby {
     collect_two(birds, c, s, s, box_quirk).0
 }
 
-/// [`collect`] for two half-widths at once (separation and cohesion), in one pass over the
-/// birds with branch-free tests.
+/// [`collect`] for two half-widths at once (separation and cohesion), one pass over the
+/// birds with branch-free tests. The reference for [`Columns::collect_two`].
 pub fn collect_two(
     birds: &[Bird],
     c: usize,
@@ -85,20 +85,183 @@ pub fn collect_two(
     (a, b)
 }
 
+/// A box as raw Q15 bits: `(l, r, u, d)`, inside when `l < x < r` and `u < y < d`.
+type RawBox = (i16, i16, i16, i16);
+
+/// Birds per scan step.
+const STEP: usize = 8;
+
+/// Bit `i` set where bird `i` of eight is Idle (`ok[i] == -1`) and strictly inside each box.
+#[cfg(target_arch = "x86_64")]
+#[inline(always)]
+fn masks8(
+    x: &[i16; STEP],
+    y: &[i16; STEP],
+    ok: &[i16; STEP],
+    b1: RawBox,
+    b2: RawBox,
+) -> (u32, u32) {
+    use core::arch::x86_64::*;
+    // SAFETY: SSE2 is part of the x86_64 baseline, and each load reads exactly the 16 bytes of
+    // an `[i16; 8]` (unaligned loads are allowed).
+    unsafe {
+        let load = |a: &[i16; STEP]| _mm_loadu_si128(a.as_ptr().cast::<__m128i>());
+        let (xv, yv, okv) = (load(x), load(y), load(ok));
+        let inside = |(l, r, u, d): RawBox| {
+            let in_x = _mm_and_si128(
+                _mm_cmpgt_epi16(xv, _mm_set1_epi16(l)),
+                _mm_cmpgt_epi16(_mm_set1_epi16(r), xv),
+            );
+            let in_y = _mm_and_si128(
+                _mm_cmpgt_epi16(yv, _mm_set1_epi16(u)),
+                _mm_cmpgt_epi16(_mm_set1_epi16(d), yv),
+            );
+            let lanes = _mm_and_si128(_mm_and_si128(in_x, in_y), okv);
+            (_mm_movemask_epi8(_mm_packs_epi16(lanes, _mm_setzero_si128())) & 0xFF) as u32
+        };
+        (inside(b1), inside(b2))
+    }
+}
+
+/// Portable version of the eight-bird test.
+#[cfg(not(target_arch = "x86_64"))]
+#[inline(always)]
+fn masks8(
+    x: &[i16; STEP],
+    y: &[i16; STEP],
+    ok: &[i16; STEP],
+    b1: RawBox,
+    b2: RawBox,
+) -> (u32, u32) {
+    let mask = |(l, r, u, d): RawBox| {
+        (0..STEP).fold(0u32, |m, i| {
+            let inside = (ok[i] != 0) & (l < x[i]) & (x[i] < r) & (u < y[i]) & (y[i] < d);
+            m | (inside as u32) << i
+        })
+    };
+    (mask(b1), mask(b2))
+}
+
+/// The birds' positions (raw Q15 bits) and Idle flags as columns, scanned eight at a time.
+#[derive(Clone, Debug)]
+pub struct Columns<const CAP: usize> {
+    x: [i16; CAP],
+    y: [i16; CAP],
+    /// -1 (all ones) for an Idle bird, 0 otherwise.
+    idle: [i16; CAP],
+}
+
+impl<const CAP: usize> Default for Columns<CAP> {
+    fn default() -> Self {
+        Self {
+            x: [0; CAP],
+            y: [0; CAP],
+            idle: [0; CAP],
+        }
+    }
+}
+
+impl<const CAP: usize> Columns<CAP> {
+    /// Records bird `idx`'s current position and state.
+    #[inline]
+    pub fn set(&mut self, idx: usize, bird: &Bird) {
+        self.x[idx] = bird.x.to_bits();
+        self.y[idx] = bird.y.to_bits();
+        self.idle[idx] = -((bird.state == BirdState::Idle) as i16);
+    }
+
+    /// Exactly [`collect_two`] over the first `n` birds: eight birds per step are tested against
+    /// both boxes at once (SSE2 on x86_64), then the set bits are appended in index order.
+    pub fn collect_two(
+        &self,
+        n: usize,
+        c: usize,
+        s1: Q15,
+        s2: Q15,
+        box_quirk: bool,
+    ) -> (Nearby, Nearby) {
+        let (cx, cy) = (q(self.x[c]), q(self.y[c]));
+        let raw = |(l, r, u, d): (Q15, Q15, Q15, Q15)| {
+            (l.to_bits(), r.to_bits(), u.to_bits(), d.to_bits())
+        };
+        let (box1, box2) = (
+            raw(square(cx, cy, s1, box_quirk)),
+            raw(square(cx, cy, s2, box_quirk)),
+        );
+        let (mut a, mut b) = (Nearby::default(), Nearby::default());
+        let push = |list: &mut Nearby, base: usize, mut mask: u64| {
+            while mask != 0 && list.len < MAX_NEARBY {
+                list.idx[list.len & 15] = (base + mask.trailing_zeros() as usize) as u16;
+                list.len += 1;
+                mask &= mask - 1;
+            }
+        };
+        // Blocks of 64 birds: masks for the whole block first, then the first set bits.
+        let mut block = 0;
+        while block < n && (a.len < MAX_NEARBY || b.len < MAX_NEARBY) {
+            let end = (block + 64).min(n);
+            let (mut m1, mut m2) = (0u64, 0u64);
+            let mut base = block;
+            while base < end {
+                let (s1, s2) = if base + STEP <= end {
+                    let chunk = |col: &[i16; CAP]| -> [i16; STEP] {
+                        col[base..base + STEP].try_into().expect("eight birds")
+                    };
+                    masks8(
+                        &chunk(&self.x),
+                        &chunk(&self.y),
+                        &chunk(&self.idle),
+                        box1,
+                        box2,
+                    )
+                } else {
+                    // The last, short step: pad with birds that are not Idle.
+                    let padded = |col: &[i16; CAP]| -> [i16; STEP] {
+                        core::array::from_fn(|i| if base + i < end { col[base + i] } else { 0 })
+                    };
+                    masks8(
+                        &padded(&self.x),
+                        &padded(&self.y),
+                        &padded(&self.idle),
+                        box1,
+                        box2,
+                    )
+                };
+                m1 |= (s1 as u64) << (base - block);
+                m2 |= (s2 as u64) << (base - block);
+                base += STEP;
+            }
+            // Never the bird itself.
+            if (block..end).contains(&c) {
+                m1 &= !(1u64 << (c - block));
+                m2 &= !(1u64 << (c - block));
+            }
+            push(&mut a, block, m1);
+            push(&mut b, block, m2);
+            block = end;
+        }
+        (a, b)
+    }
+}
+
 /// `AveragePoint`: a low-pass average over the list in order, starting from (0, 0).
 pub fn average_point(birds: &[Bird], list: &Nearby, params: &Params) -> Point {
     let (mut ax, mut ay) = (q(0), q(0));
-    for &j in list.as_slice() {
-        let p = birds[j as usize];
-        match params.point_average {
-            PointAverage::LowPass => {
-                ax = avg(ax, p.x, params.alpha_point);
-                ay = avg(ay, p.y, params.alpha_point);
+    let alpha = params.alpha_point;
+    match params.point_average {
+        PointAverage::LowPass => {
+            for &j in list.as_slice() {
+                let p = &birds[j as usize];
+                ax = avg(ax, p.x, alpha);
+                ay = avg(ay, p.y, alpha);
             }
-            PointAverage::Bfee0c8Bug => {
+        }
+        PointAverage::Bfee0c8Bug => {
+            for &j in list.as_slice() {
+                let p = &birds[j as usize];
                 let ey = sub_wrap(p.y, ay);
                 // The bug: the x step is built from the y difference (and y gets no step).
-                let ex = mul(params.alpha_point, ey);
+                let ex = mul(alpha, ey);
                 ax = sub_sat(p.x, ex);
                 ay = sub_sat(p.y, ey);
             }
