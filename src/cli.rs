@@ -75,15 +75,16 @@ pub fn parse_seed(s: &str) -> Result<u32, String> {
 /// What the flock is: preset, size, seed, world and overrides.
 #[derive(Args, Debug, Clone, Default)]
 pub struct SceneArgs {
-    /// Built-in preset name (reynolds, cornell, spaceboids) or path to a preset .toml file.
-    #[arg(long, default_value = "reynolds")]
-    pub preset: String,
+    /// Built-in preset name (reynolds, cornell, spaceboids, vicsek, couzin) or path to a preset
+    /// .toml file (default: reynolds; `murmur run` without scene flags resumes the last session).
+    #[arg(long)]
+    pub preset: Option<String>,
     /// Number of birds (default: the preset's).
     #[arg(long)]
     pub boids: Option<u32>,
-    /// Seed of the starting positions and of all randomness.
-    #[arg(long, default_value_t = 1)]
-    pub seed: u64,
+    /// Seed of the starting positions and of all randomness (default 1).
+    #[arg(long)]
+    pub seed: Option<u64>,
     /// World size as WIDTHxHEIGHT, e.g. 1280x720 (default: the preset's).
     #[arg(long, value_parser = parse_world)]
     pub world: Option<(f32, f32)>,
@@ -92,8 +93,30 @@ pub struct SceneArgs {
     #[arg(long = "set", value_name = "NAME=VALUE")]
     pub overrides: Vec<String>,
     /// Place a leader at world position X,Y (the world's centre is 0,0) before the first tick.
+    /// (Kept last among the scene flags.)
     #[arg(long, value_name = "X,Y", value_parser = parse_point, allow_hyphen_values = true)]
     pub leader: Option<(f32, f32)>,
+}
+
+impl SceneArgs {
+    /// The preset asked for, or the default one.
+    pub fn preset_name(&self) -> &str {
+        self.preset.as_deref().unwrap_or("reynolds")
+    }
+
+    /// The seed asked for, or 1.
+    pub fn seed(&self) -> u64 {
+        self.seed.unwrap_or(1)
+    }
+
+    /// True when no flag chose the flock (so the app may resume the last session's).
+    pub fn chooses_nothing(&self) -> bool {
+        self.preset.is_none()
+            && self.seed.is_none()
+            && self.boids.is_none()
+            && self.world.is_none()
+            && self.overrides.is_empty()
+    }
 }
 
 /// `murmur run`.
@@ -278,6 +301,9 @@ pub struct ScreenshotArgs {
     /// The microboids board beside the flock.
     #[command(flatten)]
     pub board: BoardArgs,
+    /// Show the side panel in the picture.
+    #[arg(long)]
+    pub panel: bool,
     /// Where to write the PNG.
     #[arg(long)]
     pub out: PathBuf,

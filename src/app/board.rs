@@ -90,14 +90,15 @@ fn toggle_panel(
     }
 }
 
-/// Keeps the screen in the window's top-right corner.
+/// Keeps the screen in the window's bottom-left corner, above the help line.
 fn place_panel(
     panel: Res<BoardPanel>,
     window: Single<&Window, With<PrimaryWindow>>,
     mut screen: Query<&mut Transform, With<PanelScreen>>,
 ) {
     let size = Vec2::new(128.0, 64.0) * panel.scale;
-    let corner = Vec2::new(window.width(), window.height()) * 0.5 - size * 0.5 - Vec2::splat(12.0);
+    let half = Vec2::new(window.width(), window.height()) * 0.5;
+    let corner = Vec2::new(-half.x + size.x * 0.5 + 12.0, -half.y + size.y * 0.5 + 64.0);
     for mut t in &mut screen {
         t.translation.x = corner.x;
         t.translation.y = corner.y;

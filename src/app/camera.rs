@@ -39,6 +39,10 @@ pub struct ViewImage(pub Handle<Image>);
 #[derive(Resource, Default, Clone, Copy, Debug)]
 pub struct CursorWorld(pub Option<Vec2>);
 
+/// Fits the whole world in view again (after the world changed size).
+#[derive(Message, Clone, Copy, Debug, Default)]
+pub struct FitView;
+
 /// Runs before anything that reads [`CursorWorld`].
 #[derive(SystemSet, Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct TrackCursor;
@@ -46,6 +50,7 @@ pub struct TrackCursor;
 /// Adds this module's resources and systems.
 pub fn plugin(app: &mut App) {
     app.init_resource::<CursorWorld>()
+        .add_message::<FitView>()
         .add_systems(Startup, spawn_cameras)
         .add_systems(
             Update,
@@ -195,11 +200,12 @@ fn pan(
 /// `Home` puts the whole world back in view.
 fn recentre(
     keys: Res<ButtonInput<KeyCode>>,
+    mut fit: MessageReader<FitView>,
     config: Res<SceneConfig>,
     window: Single<&Window, With<PrimaryWindow>>,
     camera: Single<(&mut Projection, &mut Transform), With<WorldCamera>>,
 ) {
-    if !keys.just_pressed(KeyCode::Home) {
+    if !keys.just_pressed(KeyCode::Home) && fit.read().count() == 0 {
         return;
     }
     let (mut projection, mut transform) = camera.into_inner();

@@ -9,7 +9,7 @@ use bevy::prelude::*;
 /// The keys, for the help line.
 pub const HELP: &str = "WASD/arrows fly the gold bird · F follow/flee it · left click place leader · \
 right click/Backspace remove it · Space pause · N step · R reset (new seed) · T trails · C colours · \
-G wings · O board OLED · wheel zoom · middle drag pan · Home fit · H help";
+G wings · O board OLED · P panel · wheel zoom · middle drag pan · Home fit · H help";
 
 /// Paused by the user (Space). Drives the virtual clock; other code may also pause the clock
 /// (the screenshot mode does) without this flag.
@@ -47,7 +47,7 @@ fn pause_and_step(
         step_once(&mut fixed);
     }
     if keys.just_pressed(KeyCode::KeyR) {
-        reset.write(ResetScene);
+        reset.write(ResetScene::default());
     }
 }
 

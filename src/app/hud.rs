@@ -21,6 +21,7 @@ fn draw_hud(
     paused: Res<SimulationPaused>,
     diagnostics: Res<DiagnosticsStore>,
     birds: Query<(), (With<Boid>, Without<Player>)>,
+    panel: Option<Res<super::panel::PanelState>>,
     player: Query<&Leader, With<Player>>,
 ) -> Result {
     let ctx = contexts.ctx_mut()?;
@@ -57,7 +58,13 @@ fn draw_hud(
             .interactable(false)
             .show(ctx, |ui| {
                 frame.show(ui, |ui| {
-                    ui.set_max_width(ctx.content_rect().width() - 30.0);
+                    // Keep clear of the side panel when it is open.
+                    let panel = if panel.as_ref().is_some_and(|p| p.open) {
+                        360.0
+                    } else {
+                        0.0
+                    };
+                    ui.set_max_width(ctx.content_rect().width() - 30.0 - panel);
                     ui.label(egui::RichText::new(HELP).color(egui::Color32::WHITE))
                 });
             });

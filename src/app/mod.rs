@@ -7,6 +7,7 @@ pub mod controls;
 pub mod hud;
 pub mod leader;
 pub mod meter;
+pub mod panel;
 pub mod player;
 pub mod render;
 pub mod scene;
@@ -50,6 +51,7 @@ pub fn plugin(app: &mut App) {
         hud::plugin,
         meter::plugin,
         board::plugin,
+        panel::plugin,
     ));
 }
 

@@ -35,9 +35,12 @@ impl SceneConfig {
 #[derive(Resource, Clone, Copy, Debug)]
 pub struct ActiveFlock(pub Entity);
 
-/// Ask for a fresh flock with the next seed.
+/// Ask for a fresh flock from the scene's preset and size: with the next seed, or this one.
 #[derive(Message, Clone, Copy, Debug, Default)]
-pub struct ResetScene;
+pub struct ResetScene {
+    /// The seed to use; `None`: the current one plus one.
+    pub seed: Option<u64>,
+}
 
 /// Spawning happens in this set at startup; systems needing the flock run after it.
 #[derive(SystemSet, Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -64,16 +67,16 @@ fn reset(
     birds: Query<(Entity, &FlockMember), Without<Player>>,
     mut player: Query<&mut FlockMember, With<Player>>,
 ) {
-    if requests.read().count() == 0 {
+    let Some(request) = requests.read().last().copied() else {
         return;
-    }
+    };
     for (bird, member) in &birds {
         if member.0 == active.0 {
             commands.entity(bird).despawn();
         }
     }
     commands.entity(active.0).despawn();
-    config.seed = config.seed.wrapping_add(1);
+    config.seed = request.seed.unwrap_or(config.seed.wrapping_add(1));
     let flock = commands.spawn_flock(config.preset.flock_params(), config.boids, config.seed);
     active.0 = flock;
     for mut member in &mut player {

@@ -91,7 +91,7 @@ pub fn run(args: HeadlessArgs) -> Result<(), ModeError> {
         }
     };
 
-    let (mut app, flock) = flock_app(preset.flock_params(), boids, args.scene.seed);
+    let (mut app, flock) = flock_app(preset.flock_params(), boids, args.scene.seed());
     if let Some((x, y)) = args.scene.leader {
         app.world_mut()
             .spawn((Leader::new(preset.leader), Position(Vec2::new(x, y))));
@@ -187,8 +187,8 @@ pub fn run(args: HeadlessArgs) -> Result<(), ModeError> {
     let summary = Summary {
         is_final: true,
         steps: step,
-        seed: args.scene.seed,
-        preset: args.scene.preset.clone(),
+        seed: args.scene.seed(),
+        preset: args.scene.preset_name().to_string(),
         metrics,
         step_ms,
         steps_per_s: if busy > Duration::ZERO {

@@ -42,11 +42,7 @@ impl fmt::Display for ModeError {
 pub fn run(cli: Cli) -> Result<(), ModeError> {
     match cli.command {
         None => window::run(RunArgs {
-            scene: SceneArgs {
-                preset: "reynolds".into(),
-                seed: 1,
-                ..SceneArgs::default()
-            },
+            scene: SceneArgs::default(),
             size: window::WINDOW,
             board: Default::default(),
             measure_frames: None,

@@ -17,7 +17,7 @@ pub enum WorldFit {
 /// The preset with `--world` and `--set` applied, and the number of birds.
 pub fn resolve(args: &SceneArgs, fit: WorldFit) -> Result<(Preset, usize), ModeError> {
     let usage = |e: PresetError| ModeError::Usage(e.to_string());
-    let mut preset = Preset::load(&args.preset).map_err(usage)?;
+    let mut preset = Preset::load(args.preset_name()).map_err(usage)?;
     let boids = args.boids.unwrap_or(preset.world.boids);
     if boids > MAX_BOIDS {
         return Err(ModeError::Usage(format!(
@@ -42,9 +42,9 @@ mod tests {
 
     fn args(boids: Option<u32>, world: Option<(f32, f32)>, set: &[&str]) -> SceneArgs {
         SceneArgs {
-            preset: "cornell".into(),
+            preset: Some("cornell".into()),
             boids,
-            seed: 1,
+            seed: None,
             world,
             overrides: set.iter().map(|s| s.to_string()).collect(),
             leader: None,

@@ -52,11 +52,14 @@ pub fn run(args: ScreenshotArgs) -> Result<(), ModeError> {
         scene: SceneConfig {
             preset,
             boids,
-            seed: args.scene.seed,
+            seed: args.scene.seed(),
             leader: args.scene.leader.map(|(x, y)| Vec2::new(x, y)),
         },
         window: args.size,
     });
+    let mut panel = crate::app::panel::PanelState::default();
+    panel.open = args.panel;
+    app.insert_resource(panel);
     app.insert_resource(crate::app::board::BoardPanel {
         shown: args.board.oled,
         revision: args.board.revision.unwrap_or(microboids::Revision::A412),

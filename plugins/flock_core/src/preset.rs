@@ -3,6 +3,7 @@
 
 mod builtin;
 mod error;
+pub mod info;
 mod overrides;
 
 pub use builtin::{BUILTIN_PRESETS, builtin_names};

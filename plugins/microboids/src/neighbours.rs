@@ -310,15 +310,27 @@ mod tests {
                 // Clustered positions so that boxes hold many birds; some not Idle.
                 b.x = q(((rng.step() >> 16) as i16) >> 2);
                 b.y = q(((rng.step() >> 16) as i16) >> 2);
-                b.state = if rng.step() % 5 == 0 { BirdState::TurningE } else { BirdState::Idle };
+                b.state = if rng.step().is_multiple_of(5) {
+                    BirdState::TurningE
+                } else {
+                    BirdState::Idle
+                };
                 columns.set(i, b);
             }
             for quirk in [false, true] {
                 for c in 0..n {
                     let want = collect_two(&birds[..n], c, q(0x0280), q(0x4000), quirk);
                     let got = columns.collect_two(n, c, q(0x0280), q(0x4000), quirk);
-                    assert_eq!(got.0.as_slice(), want.0.as_slice(), "n {n} bird {c} separation");
-                    assert_eq!(got.1.as_slice(), want.1.as_slice(), "n {n} bird {c} cohesion");
+                    assert_eq!(
+                        got.0.as_slice(),
+                        want.0.as_slice(),
+                        "n {n} bird {c} separation"
+                    );
+                    assert_eq!(
+                        got.1.as_slice(),
+                        want.1.as_slice(),
+                        "n {n} bird {c} cohesion"
+                    );
                 }
             }
         }

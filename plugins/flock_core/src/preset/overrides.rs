@@ -51,6 +51,22 @@ impl Preset {
         Ok(())
     }
 
+    /// The numeric value of parameter `name` (`table.field` or a unique bare field), if it is
+    /// a number.
+    pub fn value(&self, name: &str) -> Option<f64> {
+        let full = self.resolve_name(name).ok()?;
+        let table = self.as_table();
+        let v = match full.split_once('.') {
+            Some((section, key)) => table.get(section)?.as_table()?.get(key)?.clone(),
+            None => table.get(&full)?.clone(),
+        };
+        match v {
+            Value::Float(f) => Some(f),
+            Value::Integer(i) => Some(i as f64),
+            _ => None,
+        }
+    }
+
     /// Applies `NAME=VALUE` strings in order.
     pub fn apply_overrides<S: AsRef<str>>(&mut self, overrides: &[S]) -> Result<(), PresetError> {
         for item in overrides {

@@ -1,0 +1,106 @@
+//! Live figures for the panel: frame rate, simulation step time, birds, mean neighbours, and
+//! the last 30 seconds of polarization, nearest-neighbour distance and step time.
+
+use crate::app::scene::ActiveFlock;
+use bevy::prelude::*;
+use flock::flock_core::metrics::FlockMetrics;
+use flock::prelude::*;
+use std::collections::VecDeque;
+use std::time::{Duration, Instant};
+
+/// How far back the plots reach.
+pub const HISTORY: Duration = Duration::from_secs(30);
+/// How often the flock is measured for the plots.
+const SAMPLE_EVERY: Duration = Duration::from_millis(250);
+
+/// Wall time of the last flock tick (all five phases).
+#[derive(Resource, Default, Debug)]
+pub struct StepTime {
+    started: Option<Instant>,
+    /// Milliseconds, smoothed over recent ticks.
+    pub ms: f64,
+}
+
+/// The recent history and latest figures.
+#[derive(Resource, Default, Debug)]
+pub struct Figures {
+    /// Seconds since start and value: polarization.
+    pub polarization: VecDeque<[f64; 2]>,
+    /// Mean nearest-neighbour distance.
+    pub nn_distance: VecDeque<[f64; 2]>,
+    /// Step time, ms.
+    pub step_ms: VecDeque<[f64; 2]>,
+    /// The latest measurement.
+    pub latest: Option<FlockMetrics>,
+    since_sample: Duration,
+}
+
+pub(super) fn plugin(app: &mut App) {
+    app.init_resource::<StepTime>()
+        .init_resource::<Figures>()
+        .add_systems(
+            FixedUpdate,
+            (
+                start_step.before(FlockSystems::CollectNeighbours),
+                end_step.after(FlockSystems::Integrate),
+            ),
+        )
+        .add_systems(Update, sample);
+}
+
+fn start_step(mut t: ResMut<StepTime>) {
+    t.started = Some(Instant::now());
+}
+
+fn end_step(mut t: ResMut<StepTime>) {
+    if let Some(start) = t.started.take() {
+        let ms = start.elapsed().as_secs_f64() * 1e3;
+        t.ms = if t.ms == 0.0 {
+            ms
+        } else {
+            0.9 * t.ms + 0.1 * ms
+        };
+    }
+}
+
+/// Measures the flock a few times a second (while the panel is open) and keeps 30 s.
+fn sample(
+    time: Res<Time<Real>>,
+    state: Res<super::PanelState>,
+    step: Res<StepTime>,
+    mut figures: ResMut<Figures>,
+    flock: Res<ActiveFlock>,
+    flocks: Query<&Flock>,
+    birds: Query<(&FlockMember, &Position, &flock::components::Velocity)>,
+) {
+    figures.since_sample += time.delta();
+    if !state.open || figures.since_sample < SAMPLE_EVERY {
+        return;
+    }
+    figures.since_sample = Duration::ZERO;
+    let Ok(params) = flocks.get(flock.0).map(|f| f.params.clone()) else {
+        return;
+    };
+    let (pos, vel): (Vec<Vec2>, Vec<Vec2>) = birds
+        .iter()
+        .filter(|(m, _, _)| m.0 == flock.0)
+        .map(|(_, p, v)| (p.0, v.0))
+        .unzip();
+    let mut grid = flock::flock_core::grid::NeighbourGrid::new();
+    flock::flock_core::sim::collect_neighbours(&mut grid, &params, &pos, &vel);
+    let m = FlockMetrics::measure(&grid, &params);
+    let now = time.elapsed_secs_f64();
+    let push = |series: &mut VecDeque<[f64; 2]>, v: f64| {
+        series.push_back([now, v]);
+        while series
+            .front()
+            .is_some_and(|p| now - p[0] > HISTORY.as_secs_f64())
+        {
+            series.pop_front();
+        }
+    };
+    push(&mut figures.polarization, m.polarization);
+    push(&mut figures.nn_distance, m.mean_nn_distance.unwrap_or(0.0));
+    push(&mut figures.step_ms, step.ms);
+    figures.latest = Some(m);
+}
