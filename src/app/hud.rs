@@ -49,7 +49,8 @@ fn draw_hud(
         .interactable(false)
         .show(ctx, |ui| {
             frame.show(ui, |ui| {
-                ui.label(egui::RichText::new(status).color(egui::Color32::WHITE))
+                let text = egui::RichText::new(status).color(egui::Color32::WHITE);
+                ui.add(egui::Label::new(text).wrap_mode(egui::TextWrapMode::Extend))
             });
         });
     if help.0 {

@@ -76,7 +76,8 @@ impl LeaderParams {
                 let away = (-to_leader)
                     .try_normalize()
                     .unwrap_or_else(|| vel.normalize_or(Vec2::X));
-                away * speed
+                // Danger overrides the flock's manners: fleeing has its own steering limit.
+                return (away * speed - vel).clamp_length_max(self.flee_force) * self.weight;
             }
             LeaderMode::Follow => {
                 if self.follow_range > 0.0 && dist > self.follow_range {
@@ -138,6 +139,9 @@ mod tests {
             ..LeaderParams::default()
         };
         assert!(p.steer(Vec2::new(50.0, 0.0), Vec2::ZERO, 3.0).x < 0.0);
+        // Fleeing steers up to flee_force, not max_force.
+        let hard = p.steer(Vec2::new(50.0, 0.0), Vec2::new(3.0, 0.0), 3.0);
+        assert!((hard.length() - p.flee_force).abs() < 1e-6, "{hard}");
         assert_eq!(p.steer(Vec2::new(500.0, 0.0), Vec2::ZERO, 3.0), Vec2::ZERO);
         assert!(p.steer(Vec2::ZERO, Vec2::ZERO, 3.0).is_finite());
     }

@@ -6,6 +6,7 @@
 //! in seconds.
 
 pub mod edges;
+pub mod fast;
 pub mod grid;
 pub mod hash;
 pub mod leader;
@@ -21,6 +22,7 @@ pub use glam::Vec2;
 /// The items most users need.
 pub mod prelude {
     pub use crate::edges::{EdgeMode, Edges};
+    pub use crate::fast::FastFlock;
     pub use crate::grid::NeighbourGrid;
     pub use crate::leader::{LeaderMode, LeaderParams};
     pub use crate::metrics::FlockMetrics;

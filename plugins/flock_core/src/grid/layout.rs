@@ -94,8 +94,9 @@ impl GridLayout {
     #[inline]
     pub fn cell_coords(&self, p: Vec2) -> (usize, usize) {
         let mut u = (p - self.min) * self.inv_cell;
-        if self.wrapped {
-            let n = Vec2::new(self.nx as f32, self.ny as f32);
+        let n = Vec2::new(self.nx as f32, self.ny as f32);
+        // Positions are normally wrapped already; the (slow) remainder is for the rest.
+        if self.wrapped && !(u.cmpge(Vec2::ZERO).all() && u.cmplt(n).all()) {
             u = u.rem_euclid(n);
         }
         // `as usize` saturates: negatives and NaN become 0.

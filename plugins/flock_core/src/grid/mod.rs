@@ -13,6 +13,7 @@ pub use sums::NeighbourSums;
 
 use crate::world::WorldBounds;
 use glam::Vec2;
+use rayon::prelude::*;
 
 /// Counting-sorted boid columns plus the per-cell offsets into them.
 ///
@@ -24,19 +25,50 @@ pub struct NeighbourGrid {
     layout: GridLayout,
     /// `cell_start[c]..cell_start[c + 1]` are the sorted indices of the boids in cell `c`.
     cell_start: Vec<u32>,
-    /// Cell of each boid, in input order (scratch for the scatter pass).
+    /// Cell of each boid before sorting (scratch for the scatter pass).
     cell_of_input: Vec<u32>,
-    /// Cell of each boid, in sorted order.
-    cell_of_sorted: Vec<u32>,
-    /// Sorted index -> input index.
+    /// Sorted index -> input index (for [`NeighbourGrid::resort`]: the previous sorted index).
     order: Vec<u32>,
-    /// Input index -> sorted index.
+    /// Input index -> sorted index (filled by [`NeighbourGrid::rebuild`] only).
     rank: Vec<u32>,
     /// Positions and velocities in cell order.
-    px: Vec<f32>,
-    py: Vec<f32>,
-    vx: Vec<f32>,
-    vy: Vec<f32>,
+    cols: Columns,
+    /// A second set of columns for [`NeighbourGrid::resort`] and in-place updates.
+    back: Columns,
+}
+
+/// Positions and velocities as separate x and y arrays.
+#[derive(Clone, Debug, Default)]
+pub struct Columns {
+    /// x positions.
+    pub px: Vec<f32>,
+    /// y positions.
+    pub py: Vec<f32>,
+    /// x velocities.
+    pub vx: Vec<f32>,
+    /// y velocities.
+    pub vy: Vec<f32>,
+}
+
+impl Columns {
+    fn resize(&mut self, n: usize) {
+        for c in [&mut self.px, &mut self.py, &mut self.vx, &mut self.vy] {
+            c.resize(n, 0.0);
+        }
+    }
+
+    fn capacity(&self) -> usize {
+        self.px.capacity() + self.py.capacity() + self.vx.capacity() + self.vy.capacity()
+    }
+
+    /// Boid `k`'s position and velocity.
+    #[inline]
+    pub fn get(&self, k: usize) -> (Vec2, Vec2) {
+        (
+            Vec2::new(self.px[k], self.py[k]),
+            Vec2::new(self.vx[k], self.vy[k]),
+        )
+    }
 }
 
 /// A run of consecutive cells on one axis and the shift that brings their boids next to the
@@ -96,59 +128,136 @@ impl NeighbourGrid {
 
         self.cell_start.clear();
         self.cell_start.resize(cells + 1, 0);
-        for column in [
-            &mut self.cell_of_input,
-            &mut self.cell_of_sorted,
-            &mut self.order,
-            &mut self.rank,
-        ] {
+        for column in [&mut self.cell_of_input, &mut self.order, &mut self.rank] {
             column.resize(n, 0);
         }
-        for column in [&mut self.px, &mut self.py, &mut self.vx, &mut self.vy] {
-            column.resize(n, 0.0);
-        }
+        self.cols.resize(n);
 
-        // Count: cell_start[c + 1] holds the number of boids in cell c.
+        // Count: cell_start[c + 1] holds the number of boids in cell c. On a torus positions
+        // are wrapped first: the queries' seam shifts assume positions inside the period, and
+        // a boid's cell is always the cell of its stored position.
         for (i, &p) in positions.iter().enumerate() {
-            let c = self.layout.cell_index(p);
+            let c = self.layout.cell_index(bounds.wrap(p));
             self.cell_of_input[i] = c as u32;
             self.cell_start[c + 1] += 1;
         }
-        // Prefix sum: cell_start[c] becomes the first sorted index of cell c.
-        for c in 0..cells {
-            self.cell_start[c + 1] += self.cell_start[c];
-        }
-        // Scatter, stable in input order. `cell_of_sorted` serves as the write cursor per cell
-        // first, then receives each sorted boid's cell.
-        let mut cursor = std::mem::take(&mut self.cell_of_sorted);
-        cursor.clear();
-        cursor.extend_from_slice(&self.cell_start[..cells]);
+        self.prefix_sum();
+        // Scatter, stable in input order.
+        let mut cursor: Vec<u32> = self.cell_start[..cells].to_vec();
         for i in 0..n {
             let c = self.cell_of_input[i] as usize;
             let k = cursor[c] as usize;
             cursor[c] += 1;
             self.order[k] = i as u32;
             self.rank[i] = k as u32;
-            // On a torus the queries' seam shifts assume positions inside the period.
             let p = bounds.wrap(positions[i]);
-            self.px[k] = p.x;
-            self.py[k] = p.y;
-            self.vx[k] = velocities[i].x;
-            self.vy[k] = velocities[i].y;
+            self.cols.px[k] = p.x;
+            self.cols.py[k] = p.y;
+            self.cols.vx[k] = velocities[i].x;
+            self.cols.vy[k] = velocities[i].y;
         }
-        cursor.clear();
-        cursor.extend(self.order.iter().map(|&i| self.cell_of_input[i as usize]));
-        self.cell_of_sorted = cursor;
+    }
+
+    /// Loads boids without sorting them (for [`NeighbourGrid::resort`], which sorts in place).
+    pub fn load(&mut self, positions: &[Vec2], velocities: &[Vec2]) {
+        assert_eq!(
+            positions.len(),
+            velocities.len(),
+            "one velocity per position"
+        );
+        let n = positions.len();
+        self.cols.resize(n);
+        for (k, (p, v)) in positions.iter().zip(velocities).enumerate() {
+            (
+                self.cols.px[k],
+                self.cols.py[k],
+                self.cols.vx[k],
+                self.cols.vy[k],
+            ) = (p.x, p.y, v.x, v.y);
+        }
+        self.order.clear();
+        self.order.extend(0..n as u32);
+        self.rank.clear();
+    }
+
+    /// Sorts the grid's own boids into cells for `bounds` and `radius`: the counting sort of
+    /// [`NeighbourGrid::rebuild`] without copying them in. Kept in cell order from step to step,
+    /// the boids move little, so this pass reads and writes memory nearly in order.
+    /// [`NeighbourGrid::order`] then maps each new index to the index before the sort.
+    pub fn resort(&mut self, bounds: &WorldBounds, radius: f32) {
+        let n = self.len();
+        self.layout = GridLayout::new(bounds, radius, n);
+        let cells = self.layout.cell_count();
+        self.cell_start.clear();
+        self.cell_start.resize(cells + 1, 0);
+        self.cell_of_input.resize(n, 0);
+        self.order.resize(n, 0);
+        self.rank.clear();
+        // Wrap, then find cells, in parallel.
+        let layout = self.layout;
+        let cols = &mut self.cols;
+        cols.px
+            .par_iter_mut()
+            .zip(cols.py.par_iter_mut())
+            .zip(self.cell_of_input.par_iter_mut())
+            .for_each(|((x, y), cell)| {
+                let p = bounds.wrap(Vec2::new(*x, *y));
+                (*x, *y) = (p.x, p.y);
+                *cell = layout.cell_index(p) as u32;
+            });
+        for &c in &self.cell_of_input {
+            self.cell_start[c as usize + 1] += 1;
+        }
+        self.prefix_sum();
+        let mut cursor: Vec<u32> = self.cell_start[..cells].to_vec();
+        let back = &mut self.back;
+        back.resize(n);
+        for i in 0..n {
+            let c = self.cell_of_input[i] as usize;
+            let k = cursor[c] as usize;
+            cursor[c] += 1;
+            self.order[k] = i as u32;
+            back.px[k] = self.cols.px[i];
+            back.py[k] = self.cols.py[i];
+            back.vx[k] = self.cols.vx[i];
+            back.vy[k] = self.cols.vy[i];
+        }
+        std::mem::swap(&mut self.cols, &mut self.back);
+    }
+
+    /// Takes the spare columns (sized like the grid) to write a new state into while the grid
+    /// is read; give them back with [`NeighbourGrid::replace_columns`].
+    pub fn take_spare(&mut self) -> Columns {
+        let mut spare = std::mem::take(&mut self.back);
+        spare.resize(self.len());
+        spare
+    }
+
+    /// Makes `columns` the grid's boids (same order) and keeps the old ones as spare.
+    pub fn replace_columns(&mut self, columns: Columns) {
+        assert_eq!(columns.px.len(), self.len(), "one entry per boid");
+        self.back = std::mem::replace(&mut self.cols, columns);
+    }
+
+    /// The boids' columns.
+    pub fn columns(&self) -> &Columns {
+        &self.cols
+    }
+
+    fn prefix_sum(&mut self) {
+        for c in 0..self.cell_start.len() - 1 {
+            self.cell_start[c + 1] += self.cell_start[c];
+        }
     }
 
     /// Number of boids in the grid.
     pub fn len(&self) -> usize {
-        self.px.len()
+        self.cols.px.len()
     }
 
     /// True when the grid holds no boid.
     pub fn is_empty(&self) -> bool {
-        self.px.is_empty()
+        self.cols.px.is_empty()
     }
 
     /// The cell geometry of the last rebuild.
@@ -159,13 +268,13 @@ impl NeighbourGrid {
     /// Position of boid `k` (sorted index).
     #[inline]
     pub fn pos(&self, k: usize) -> Vec2 {
-        Vec2::new(self.px[k], self.py[k])
+        Vec2::new(self.cols.px[k], self.cols.py[k])
     }
 
     /// Velocity of boid `k` (sorted index).
     #[inline]
     pub fn vel(&self, k: usize) -> Vec2 {
-        Vec2::new(self.vx[k], self.vy[k])
+        Vec2::new(self.cols.vx[k], self.cols.vy[k])
     }
 
     /// Sorted index -> input index.
@@ -187,12 +296,10 @@ impl NeighbourGrid {
     pub fn bytes_per_boid(&self) -> f64 {
         let n = self.len().max(1) as f64;
         let u32s = self.cell_of_input.capacity()
-            + self.cell_of_sorted.capacity()
             + self.order.capacity()
             + self.rank.capacity()
             + self.cell_start.capacity();
-        let f32s =
-            self.px.capacity() + self.py.capacity() + self.vx.capacity() + self.vy.capacity();
+        let f32s = self.cols.capacity() + self.back.capacity();
         (4 * (u32s + f32s)) as f64 / n
     }
 
@@ -202,7 +309,7 @@ impl NeighbourGrid {
     #[inline]
     pub(crate) fn spans(&self, k: usize, out: &mut [Span; 9]) -> Option<usize> {
         let l = &self.layout;
-        let cell = self.cell_of_sorted[k] as usize;
+        let cell = l.cell_index(self.pos(k));
         let cols = runs(cell % l.nx, l.nx, l.wrapped, l.size.x);
         let rows = runs(cell / l.nx, l.ny, l.wrapped, l.size.y);
         if cols.min_image || rows.min_image {
@@ -243,7 +350,7 @@ impl NeighbourGrid {
         }
         let l = &self.layout;
         let p = self.pos(k);
-        let cell = self.cell_of_sorted[k] as usize;
+        let cell = l.cell_index(p);
         let cols = runs(cell % l.nx, l.nx, l.wrapped, l.size.x);
         let rows = runs(cell / l.nx, l.ny, l.wrapped, l.size.y);
         let r2 = radius * radius;

@@ -13,10 +13,8 @@ impl NeighbourGrid {
         }
         let l = &self.layout;
         let p = self.pos(k);
-        let (cx, cy) = (
-            self.cell_of_sorted[k] as usize % l.nx,
-            self.cell_of_sorted[k] as usize / l.nx,
-        );
+        let cell = l.cell_index(p);
+        let (cx, cy) = (cell % l.nx, cell / l.nx);
         let min_side = l.cell.x.min(l.cell.y);
         let mut best2 = f32::INFINITY;
         let max_ring = l.nx.max(l.ny);

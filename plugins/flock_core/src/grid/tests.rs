@@ -205,3 +205,55 @@ fn degenerate_inputs_do_not_panic() {
         0
     );
 }
+
+#[test]
+fn neighbour_sums_match_brute_force_sums() {
+    for wrapped in [false, true] {
+        let bounds = WorldBounds::centred(120.0, 90.0, wrapped);
+        let points = random_points(700, &bounds, 21);
+        let vel: Vec<Vec2> = (0..700)
+            .map(|i| Vec2::new((i % 7) as f32 - 3.0, (i % 5) as f32 - 2.0))
+            .collect();
+        let (sight, near) = (9.0, 4.0);
+        let mut grid = NeighbourGrid::new();
+        grid.rebuild(&bounds, sight, &points, &vel);
+        for (k, &i) in grid.order().iter().enumerate() {
+            let i = i as usize;
+            let mut want = NeighbourSums::default();
+            for j in (0..points.len()).filter(|&j| j != i) {
+                let d = bounds.delta(points[i], points[j]);
+                let d2 = d.length_squared();
+                if d2 < sight * sight {
+                    want.seen += 1;
+                    want.seen_offset += d;
+                    want.seen_velocity += vel[j];
+                }
+                if d2 < near * near {
+                    want.near_offset += d;
+                    if d2 > 0.0 {
+                        want.near_inverse += d / d2;
+                        want.near_apart += 1;
+                    }
+                }
+            }
+            for got in [
+                grid.neighbour_sums::<true, true>(k, sight, near, usize::MAX),
+                grid.neighbour_sums::<true, true>(k, sight, near, 10_000),
+            ] {
+                assert_eq!(got.seen, want.seen, "boid {i}");
+                assert_eq!(got.near_apart, want.near_apart, "boid {i}");
+                for (a, b) in [
+                    (got.seen_offset, want.seen_offset),
+                    (got.seen_velocity, want.seen_velocity),
+                    (got.near_offset, want.near_offset),
+                    (got.near_inverse, want.near_inverse),
+                ] {
+                    assert!(
+                        (a - b).length() < 1e-3 * (1.0 + b.length()),
+                        "boid {i}: {a} vs {b}"
+                    );
+                }
+            }
+        }
+    }
+}

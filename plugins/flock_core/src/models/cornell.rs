@@ -46,7 +46,8 @@ impl Cornell {
     #[inline]
     pub(super) fn steer(&self, grid: &NeighbourGrid, k: usize, ctx: &SteerContext) -> (Vec2, u32) {
         let v = grid.vel(k);
-        let s = grid.neighbour_sums::<false>(k, self.visual_range, self.protected_range, ctx.cap);
+        let s =
+            grid.neighbour_sums::<true, false>(k, self.visual_range, self.protected_range, ctx.cap);
         // close_d = sum of (pos - other.pos) over the boids inside the protected range.
         let mut a = -s.near_offset * self.avoid_factor;
         if s.seen > 0 {
@@ -54,7 +55,7 @@ impl Cornell {
             a += (s.seen_velocity / n - v) * self.matching_factor;
             a += (s.seen_offset / n) * self.centering_factor;
         }
-        (a, s.seen.max(s.near))
+        (a, s.seen)
     }
 
     #[inline]

@@ -49,8 +49,12 @@ impl Reynolds {
     #[inline]
     pub(super) fn steer(&self, grid: &NeighbourGrid, k: usize, ctx: &SteerContext) -> (Vec2, u32) {
         let v = grid.vel(k);
-        let s =
-            grid.neighbour_sums::<true>(k, self.perception_radius, self.separation_radius, ctx.cap);
+        let s = grid.neighbour_sums::<false, true>(
+            k,
+            self.perception_radius,
+            self.separation_radius,
+            ctx.cap,
+        );
         let mut a = Vec2::ZERO;
         if s.seen > 0 {
             let n = s.seen as f32;
@@ -68,7 +72,7 @@ impl Reynolds {
                 .clamp_length_max(self.max_force * self.separation_force_factor);
             a += separate * self.separation_weight;
         }
-        (a, s.seen.max(s.near))
+        (a, s.seen)
     }
 
     #[inline]

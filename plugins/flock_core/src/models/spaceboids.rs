@@ -54,7 +54,7 @@ impl Default for SpaceBoids {
 impl SpaceBoids {
     #[inline]
     pub(super) fn steer(&self, grid: &NeighbourGrid, k: usize, ctx: &SteerContext) -> (Vec2, u32) {
-        let s = grid.neighbour_sums::<false>(k, self.sight_range, self.near_range, ctx.cap);
+        let s = grid.neighbour_sums::<true, false>(k, self.sight_range, self.near_range, ctx.cap);
         let id = ctx.ids[grid.order()[k] as usize] as u64;
         // The source divides by the neighbour count even when it is 0 and normalises zero
         // vectors; here an empty neighbourhood or a zero sum adds nothing.
@@ -64,10 +64,7 @@ impl SpaceBoids {
             + towards * self.position_weight
             + away * self.avoid_weight
             + s.seen_velocity.normalize_or_zero() * self.heading_weight;
-        (
-            heading.normalize_or_zero() * self.thrust,
-            s.seen.max(s.near),
-        )
+        (heading.normalize_or_zero() * self.thrust, s.seen)
     }
 
     /// The wandering direction of boid `id` at `tick`: constant for `random_interval_ticks`, with
