@@ -27,6 +27,9 @@ pub enum Command {
     Oled(OledArgs),
     /// Sweep a parameter (or two), average the order parameters, write a CSV and a plot.
     Sweep(SweepArgs),
+    /// Measure simulation speed, neighbour collection against k-d and R-trees, the ECS's cost,
+    /// and the ABM-comparison flocking benchmark.
+    Bench(BenchArgs),
 }
 
 /// `murmur q15`.
@@ -162,6 +165,32 @@ pub struct OledArgs {
     /// Screen pixels per OLED pixel.
     #[arg(long, default_value_t = 8, value_parser = clap::value_parser!(u16).range(1..=32))]
     pub scale: u16,
+}
+
+/// `murmur bench`.
+#[derive(Args, Debug, Clone)]
+pub struct BenchArgs {
+    /// Flock sizes to simulate (default 10000,100000,1000000).
+    #[arg(long, value_delimiter = ',')]
+    pub sizes: Option<Vec<usize>>,
+    /// Shorter measurements and no 1M-bird neighbour comparison.
+    #[arg(long)]
+    pub quick: bool,
+    /// One JSON object per line instead of tables.
+    #[arg(long)]
+    pub json: bool,
+    /// Model preset for the simulation figures (cornell or reynolds).
+    #[arg(long, default_value = "cornell")]
+    pub preset: String,
+    /// Density, as the mean number of neighbours within the interaction radius.
+    #[arg(long, default_value_t = 20.0)]
+    pub neighbours: f64,
+    /// Only some parts: sim, ecs, neighbours, abm (comma-separated; default all).
+    #[arg(long, value_delimiter = ',')]
+    pub only: Option<Vec<String>>,
+    /// Seeded runs per ABM size (the comparison uses 100).
+    #[arg(long, default_value_t = 100)]
+    pub abm_runs: usize,
 }
 
 /// `murmur sweep`.

@@ -1,5 +1,6 @@
 //! The program's modes, and the errors they end with.
 
+pub mod bench;
 pub mod headless;
 pub mod oled;
 pub mod q15;
@@ -53,5 +54,6 @@ pub fn run(cli: Cli) -> Result<(), ModeError> {
         Some(Command::Q15(args)) => q15::run(args),
         Some(Command::Oled(args)) => oled::run(args),
         Some(Command::Sweep(args)) => sweep::run(args),
+        Some(Command::Bench(args)) => bench::run(args),
     }
 }

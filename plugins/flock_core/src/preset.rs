@@ -11,7 +11,7 @@ pub use error::PresetError;
 
 use crate::edges::Edges;
 use crate::leader::LeaderParams;
-use crate::models::{Cornell, Couzin, Model, ModelKind, Reynolds, SpaceBoids, Vicsek};
+use crate::models::{AbmFlocking, Cornell, Couzin, Model, ModelKind, Reynolds, SpaceBoids, Vicsek};
 use crate::sim::FlockParams;
 use glam::Vec2;
 use serde::{Deserialize, Serialize};
@@ -57,6 +57,9 @@ pub struct Preset {
     /// Parameters of the `couzin` model.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub couzin: Option<Couzin>,
+    /// Parameters of the `abm` model.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub abm: Option<AbmFlocking>,
 }
 
 fn current_version() -> u32 {
@@ -106,6 +109,7 @@ impl Preset {
             spaceboids: None,
             vicsek: None,
             couzin: None,
+            abm: None,
         };
         preset.fill_model_defaults();
         preset
@@ -161,6 +165,7 @@ impl Preset {
             ModelKind::SpaceBoids => Model::SpaceBoids(self.spaceboids.clone().unwrap_or_default()),
             ModelKind::Vicsek => Model::Vicsek(self.vicsek.clone().unwrap_or_default()),
             ModelKind::Couzin => Model::Couzin(self.couzin.clone().unwrap_or_default()),
+            ModelKind::Abm => Model::Abm(self.abm.clone().unwrap_or_default()),
         }
     }
 
@@ -173,6 +178,7 @@ impl Preset {
             Model::SpaceBoids(m) => self.spaceboids = Some(m),
             Model::Vicsek(m) => self.vicsek = Some(m),
             Model::Couzin(m) => self.couzin = Some(m),
+            Model::Abm(m) => self.abm = Some(m),
         }
     }
 

@@ -27,6 +27,8 @@ pub struct NeighbourGrid {
     cell_start: Vec<u32>,
     /// Cell of each boid before sorting (scratch for the scatter pass).
     cell_of_input: Vec<u32>,
+    /// Write position per cell during the scatter (scratch, kept to avoid allocating).
+    cursor: Vec<u32>,
     /// Sorted index -> input index (for [`NeighbourGrid::resort`]: the previous sorted index).
     order: Vec<u32>,
     /// Input index -> sorted index (filled by [`NeighbourGrid::rebuild`] only).
@@ -143,7 +145,9 @@ impl NeighbourGrid {
         }
         self.prefix_sum();
         // Scatter, stable in input order.
-        let mut cursor: Vec<u32> = self.cell_start[..cells].to_vec();
+        let mut cursor = std::mem::take(&mut self.cursor);
+        cursor.clear();
+        cursor.extend_from_slice(&self.cell_start[..cells]);
         for i in 0..n {
             let c = self.cell_of_input[i] as usize;
             let k = cursor[c] as usize;
@@ -156,6 +160,7 @@ impl NeighbourGrid {
             self.cols.vx[k] = velocities[i].x;
             self.cols.vy[k] = velocities[i].y;
         }
+        self.cursor = cursor;
     }
 
     /// Loads boids without sorting them (for [`NeighbourGrid::resort`], which sorts in place).
@@ -209,7 +214,9 @@ impl NeighbourGrid {
             self.cell_start[c as usize + 1] += 1;
         }
         self.prefix_sum();
-        let mut cursor: Vec<u32> = self.cell_start[..cells].to_vec();
+        let mut cursor = std::mem::take(&mut self.cursor);
+        cursor.clear();
+        cursor.extend_from_slice(&self.cell_start[..cells]);
         let back = &mut self.back;
         back.resize(n);
         for i in 0..n {
@@ -222,6 +229,7 @@ impl NeighbourGrid {
             back.vx[k] = self.cols.vx[i];
             back.vy[k] = self.cols.vy[i];
         }
+        self.cursor = cursor;
         std::mem::swap(&mut self.cols, &mut self.back);
     }
 
@@ -330,6 +338,30 @@ impl NeighbourGrid {
             }
         }
         Some(n)
+    }
+
+    /// Pairs a full neighbour pass tests: for every boid, the other boids in its block of cells.
+    pub fn candidate_pairs(&self) -> u64 {
+        (0..self.len())
+            .into_par_iter()
+            .map(|k| {
+                let mut spans = [Span {
+                    start: 0,
+                    end: 0,
+                    shift: Vec2::ZERO,
+                }; 9];
+                match self.spans(k, &mut spans) {
+                    Some(n) => {
+                        spans[..n]
+                            .iter()
+                            .map(|s| (s.end - s.start) as u64)
+                            .sum::<u64>()
+                            - 1
+                    }
+                    None => self.len() as u64 - 1,
+                }
+            })
+            .sum()
     }
 
     /// Calls `visit(j, offset, distance_squared)` for every other boid `j` (a sorted index) closer

@@ -1,12 +1,14 @@
 //! The steering models: each turns a boid's neighbourhood into an acceleration for this tick and
 //! says how velocity follows from it (speed limits, drag).
 
+mod abm;
 mod cornell;
 mod couzin;
 mod reynolds;
 mod spaceboids;
 mod vicsek;
 
+pub use abm::AbmFlocking;
 pub use cornell::Cornell;
 pub use couzin::Couzin;
 pub use reynolds::Reynolds;
@@ -32,16 +34,19 @@ pub enum ModelKind {
     Vicsek,
     /// Couzin et al. (2002): zones of repulsion, orientation and attraction.
     Couzin,
+    /// The agent-based-modelling frameworks comparison's "Flocking" benchmark model.
+    Abm,
 }
 
 impl ModelKind {
     /// All kinds, in the order a picker shows them.
-    pub const ALL: [ModelKind; 5] = [
+    pub const ALL: [ModelKind; 6] = [
         Self::Reynolds,
         Self::Cornell,
         Self::SpaceBoids,
         Self::Vicsek,
         Self::Couzin,
+        Self::Abm,
     ];
 
     /// The name preset files use (also the name of the model's table).
@@ -52,6 +57,7 @@ impl ModelKind {
             Self::SpaceBoids => "spaceboids",
             Self::Vicsek => "vicsek",
             Self::Couzin => "couzin",
+            Self::Abm => "abm",
         }
     }
 }
@@ -70,6 +76,8 @@ pub enum Model {
     Vicsek(Vicsek),
     /// See [`Couzin`].
     Couzin(Couzin),
+    /// See [`AbmFlocking`].
+    Abm(AbmFlocking),
 }
 
 /// Per-tick facts a model may need besides the neighbourhood.
@@ -94,6 +102,7 @@ impl Model {
             ModelKind::SpaceBoids => Self::SpaceBoids(SpaceBoids::default()),
             ModelKind::Vicsek => Self::Vicsek(Vicsek::default()),
             ModelKind::Couzin => Self::Couzin(Couzin::default()),
+            ModelKind::Abm => Self::Abm(AbmFlocking::default()),
         }
     }
 
@@ -105,6 +114,7 @@ impl Model {
             Self::SpaceBoids(_) => ModelKind::SpaceBoids,
             Self::Vicsek(_) => ModelKind::Vicsek,
             Self::Couzin(_) => ModelKind::Couzin,
+            Self::Abm(_) => ModelKind::Abm,
         }
     }
 
@@ -116,6 +126,7 @@ impl Model {
             Self::SpaceBoids(m) => m.sight_range.max(m.near_range),
             Self::Vicsek(m) => m.radius,
             Self::Couzin(m) => m.r_a(),
+            Self::Abm(m) => m.vision.max(m.separation),
         }
     }
 
@@ -127,6 +138,7 @@ impl Model {
             Self::SpaceBoids(m) => m.near_range,
             Self::Vicsek(m) => m.radius,
             Self::Couzin(m) => m.r_r,
+            Self::Abm(m) => m.separation,
         }
     }
 
@@ -138,6 +150,7 @@ impl Model {
             Self::SpaceBoids(m) => m.max_speed,
             Self::Vicsek(m) => m.speed,
             Self::Couzin(m) => m.speed * m.time_step,
+            Self::Abm(m) => m.speed,
         }
     }
 
@@ -151,6 +164,7 @@ impl Model {
             Self::SpaceBoids(m) => m.steer(grid, k, ctx),
             Self::Vicsek(m) => m.steer(grid, k, ctx),
             Self::Couzin(m) => m.steer(grid, k, ctx),
+            Self::Abm(m) => m.steer(grid, k, ctx),
         }
     }
 
@@ -163,6 +177,7 @@ impl Model {
             Self::SpaceBoids(m) => m.integrate_velocity(v, a),
             Self::Vicsek(m) => m.integrate_velocity(v, a),
             Self::Couzin(m) => m.integrate_velocity(v, a),
+            Self::Abm(m) => m.integrate_velocity(v, a),
         };
         // A non-finite acceleration (from a non-finite parameter) must not poison the flock.
         if v.is_finite() { v } else { Vec2::ZERO }
@@ -176,6 +191,7 @@ impl Model {
             Self::SpaceBoids(m) => m.validate(),
             Self::Vicsek(m) => m.validate(),
             Self::Couzin(m) => m.validate(),
+            Self::Abm(m) => m.validate(),
         }
     }
 }

@@ -22,6 +22,7 @@ pub const BUILTIN_PRESETS: &[(&str, &str)] = &[
         "couzin",
         include_str!("../../../../assets/presets/couzin.toml"),
     ),
+    ("abm", include_str!("../../../../assets/presets/abm.toml")),
 ];
 
 /// Names of the built-in presets.

@@ -358,6 +358,48 @@ pub const PARAMS: &[ParamInfo] = &[
         "Standard deviation of the rotational noise",
     ),
     p("couzin.time_step", "s", 0.01, 1.0, "Time per tick"),
+    p(
+        "abm.speed",
+        "units/step",
+        0.0,
+        5.0,
+        "Distance moved per step",
+    ),
+    p(
+        "abm.separation",
+        "units",
+        0.0,
+        10.0,
+        "Neighbours closer than this push away",
+    ),
+    p(
+        "abm.vision",
+        "units",
+        0.1,
+        50.0,
+        "Neighbours within this distance count",
+    ),
+    p(
+        "abm.cohere_factor",
+        "",
+        0.0,
+        0.5,
+        "Weight of the summed offsets",
+    ),
+    p(
+        "abm.separate_factor",
+        "",
+        0.0,
+        0.5,
+        "Weight of the summed pushes",
+    ),
+    p(
+        "abm.match_factor",
+        "",
+        0.0,
+        0.5,
+        "Weight of the summed velocities",
+    ),
 ];
 
 /// The description of `name` (`table.field`).

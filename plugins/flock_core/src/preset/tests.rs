@@ -88,7 +88,8 @@ fn broken_toml_and_unknown_models_are_errors_not_panics() {
     }
     let e = Preset::load("no-such-preset").unwrap_err();
     assert!(
-        e.to_string().contains("reynolds, cornell, spaceboids"),
+        e.to_string()
+            .contains("reynolds, cornell, spaceboids, vicsek, couzin, abm"),
         "{e}"
     );
     assert!(matches!(

@@ -1,0 +1,389 @@
+//! `murmur bench`: simulation speed at a fixed density for 1 thread and all threads, neighbour
+//! collection against kiddo (k-d tree), rstar (R-tree) and brute force, the Bevy app's overhead
+//! over the bare core, and the ABM frameworks comparison's "Flocking" model.
+
+use super::{ModeError, headless};
+use crate::cli::BenchArgs;
+use bevy::prelude::*;
+use flock::flock_core::fast::FastFlock;
+use flock::flock_core::grid::NeighbourGrid;
+use flock::flock_core::preset::Preset;
+use flock::flock_core::sim::{FlockParams, FlockSim, initial_boids};
+use flock::prelude::advance_ticks;
+use serde_json::json;
+use std::time::{Duration, Instant};
+
+/// Largest flock the brute-force pass is run on.
+const BRUTE_MAX: usize = 20_000;
+
+struct Bench {
+    args: BenchArgs,
+    lines: Vec<serde_json::Value>,
+}
+
+impl Bench {
+    fn emit(&mut self, line: serde_json::Value) {
+        if self.args.json {
+            println!("{line}");
+        }
+        self.lines.push(line);
+    }
+
+    fn wants(&self, part: &str) -> bool {
+        self.args
+            .only
+            .as_ref()
+            .is_none_or(|o| o.iter().any(|p| p == part))
+    }
+
+    fn measure_time(&self) -> Duration {
+        if self.args.quick {
+            Duration::from_millis(300)
+        } else {
+            Duration::from_millis(1500)
+        }
+    }
+}
+
+/// Flock parameters for `n` birds at the bench density: a torus sized so that a bird has
+/// `neighbours` others within the interaction radius on average.
+fn params_for(preset: &Preset, n: usize, neighbours: f64) -> FlockParams {
+    let mut params = preset.flock_params();
+    let r = params.model.interaction_radius() as f64;
+    let side = (n as f64 * std::f64::consts::PI * r * r / neighbours).sqrt() as f32;
+    params.world_size = Vec2::splat(side);
+    params.edges.mode = flock::flock_core::edges::EdgeMode::Wrap;
+    params
+}
+
+fn pool(threads: usize) -> rayon::ThreadPool {
+    rayon::ThreadPoolBuilder::new()
+        .num_threads(threads)
+        .build()
+        .expect("a thread pool")
+}
+
+/// Steps per second of `step`, after `warm` steps, over at least `time` and 3 steps.
+fn rate(mut step: impl FnMut(), warm: usize, time: Duration) -> f64 {
+    for _ in 0..warm {
+        step();
+    }
+    let started = Instant::now();
+    let mut steps = 0;
+    while steps < 3 || started.elapsed() < time {
+        step();
+        steps += 1;
+    }
+    steps as f64 / started.elapsed().as_secs_f64()
+}
+
+pub fn run(args: BenchArgs) -> Result<(), ModeError> {
+    let preset = Preset::load(&args.preset).map_err(|e| ModeError::Usage(e.to_string()))?;
+    if !(args.neighbours.is_finite() && args.neighbours > 0.0) {
+        return Err(ModeError::Usage(format!(
+            "--neighbours must be positive, got {}",
+            args.neighbours
+        )));
+    }
+    let sizes = args
+        .sizes
+        .clone()
+        .unwrap_or_else(|| vec![10_000, 100_000, 1_000_000]);
+    if sizes.iter().any(|&n| n == 0 || n > 20_000_000) {
+        return Err(ModeError::Usage(
+            "--sizes takes 1 to 20000000 birds each".into(),
+        ));
+    }
+    let mut bench = Bench {
+        args,
+        lines: Vec::new(),
+    };
+    let all = rayon::current_num_threads();
+    if bench.wants("sim") {
+        for &n in &sizes {
+            let params = params_for(&preset, n, bench.args.neighbours);
+            let mut threads = vec![1, all];
+            threads.dedup();
+            for t in threads {
+                let line = pool(t).install(|| {
+                    let mut flock = FastFlock::new(params.clone(), n, 1);
+                    let steps_per_s = rate(|| flock.step(), 2, bench.measure_time());
+                    let pairs = flock.grid().candidate_pairs() as f64;
+                    let neighbours =
+                        mean_neighbours(flock.grid(), params.model.interaction_radius());
+                    json!({
+                        "kind": "sim", "boids": n, "threads": t, "steps_per_s": steps_per_s,
+                        "boid_steps_per_s": steps_per_s * n as f64,
+                        "boid_steps_per_s_per_core": steps_per_s * n as f64 / t as f64,
+                        "pair_tests_per_s_per_core": steps_per_s * pairs / t as f64,
+                        "mean_neighbours": neighbours, "bytes_per_boid": flock.bytes_per_boid(),
+                        "preset": bench.args.preset,
+                    })
+                });
+                bench.emit(line);
+            }
+        }
+    }
+    if bench.wants("ecs") {
+        let n = sizes
+            .iter()
+            .copied()
+            .filter(|&n| n <= 100_000)
+            .max()
+            .unwrap_or(sizes[0]);
+        let params = params_for(&preset, n, bench.args.neighbours);
+        let time = bench.measure_time();
+        let (mut app, flock) = headless::flock_app(params.clone(), n, 1);
+        let ecs = rate(
+            || {
+                advance_ticks(&mut app, flock, 1);
+            },
+            2,
+            time,
+        );
+        let mut sim = FlockSim::new(params.clone(), n, 1);
+        let core = rate(|| sim.step(), 2, time);
+        let mut fast = FastFlock::new(params, n, 1);
+        let fastest = rate(|| fast.step(), 2, time);
+        bench.emit(json!({
+            "kind": "ecs", "boids": n, "threads": all, "ecs_steps_per_s": ecs,
+            "core_steps_per_s": core, "fast_core_steps_per_s": fastest,
+            "ecs_over_core": core / ecs, "ecs_over_fast_core": fastest / ecs,
+        }));
+    }
+    if bench.wants("neighbours") {
+        let quick = bench.args.quick;
+        for &n in sizes.iter().filter(|&&n| !(quick && n > 100_000)) {
+            neighbour_methods(&mut bench, &preset, n);
+        }
+    }
+    if bench.wants("abm") {
+        for (size, boids, side, vision) in [("small", 200, 100.0, 5.0), ("large", 400, 150.0, 15.0)]
+        {
+            let mut p = Preset::load("abm").expect("built in");
+            p.set("vision", &vision.to_string())
+                .expect("a valid vision");
+            p.world.width = side;
+            p.world.height = side;
+            let runs = if bench.args.quick {
+                bench.args.abm_runs.min(20)
+            } else {
+                bench.args.abm_runs
+            }
+            .max(1);
+            let params = p.flock_params();
+            let mut times: Vec<f64> = pool(1).install(|| {
+                (0..runs as u64)
+                    .map(|seed| {
+                        let started = Instant::now();
+                        let mut flock = FastFlock::new(params.clone(), boids, seed + 1);
+                        for _ in 0..100 {
+                            flock.step();
+                        }
+                        std::hint::black_box(flock.state_hash());
+                        started.elapsed().as_secs_f64() * 1e3
+                    })
+                    .collect()
+            });
+            times.sort_by(f64::total_cmp);
+            bench.emit(json!({"kind": "abm", "size": size, "boids": boids, "runs": runs, "median_ms": times[times.len() / 2], "threads": 1}));
+        }
+    }
+    if !bench.args.json {
+        print_tables(&bench.lines);
+    }
+    Ok(())
+}
+
+/// Mean number of other boids within `radius`, over the grid's boids.
+fn mean_neighbours(grid: &NeighbourGrid, radius: f32) -> f64 {
+    use rayon::prelude::*;
+    let total: u64 = (0..grid.len())
+        .into_par_iter()
+        .map(|k| grid.for_each_neighbour(k, radius, usize::MAX, |_, _, _| ()) as u64)
+        .sum();
+    total as f64 / grid.len().max(1) as f64
+}
+
+/// Every bird's neighbours within the radius, by each method, single-threaded, in a bounded
+/// world (the trees know no torus). All methods must find the same pairs.
+fn neighbour_methods(bench: &mut Bench, preset: &Preset, n: usize) {
+    let mut params = params_for(preset, n, bench.args.neighbours);
+    params.edges.mode = flock::flock_core::edges::EdgeMode::Bounce;
+    let r = params.model.interaction_radius();
+    let (pos, vel) = initial_boids(&params, n, 1);
+    let points: Vec<[f32; 2]> = pos.iter().map(|p| [p.x, p.y]).collect();
+    let bounds = params.bounds();
+    let time = |f: &mut dyn FnMut() -> u64| -> (f64, u64) {
+        let started = Instant::now();
+        let found = f();
+        (started.elapsed().as_secs_f64() * 1e3, found)
+    };
+    let one = pool(1);
+    let mut results = Vec::new();
+    one.install(|| {
+        let mut grid = NeighbourGrid::new();
+        results.push((
+            "grid",
+            time(&mut || {
+                grid.rebuild(&bounds, r, &pos, &vel);
+                (0..n)
+                    .map(|k| grid.for_each_neighbour(k, r, usize::MAX, |_, _, _| ()) as u64)
+                    .sum()
+            }),
+        ));
+        results.push((
+            "kiddo",
+            time(&mut || {
+                let tree: kiddo::ImmutableKdTree<f32, 2> =
+                    kiddo::ImmutableKdTree::new_from_slice(&points);
+                points
+                    .iter()
+                    .map(|p| {
+                        tree.within_unsorted::<kiddo::SquaredEuclidean>(p, r * r)
+                            .into_iter()
+                            .filter(|nb| nb.distance < r * r)
+                            .count() as u64
+                            - 1
+                    })
+                    .sum()
+            }),
+        ));
+        results.push((
+            "rstar",
+            time(&mut || {
+                let tree = rstar::RTree::bulk_load(points.clone());
+                points
+                    .iter()
+                    .map(|p| {
+                        tree.locate_within_distance(*p, r * r)
+                            .filter(|q| {
+                                let (dx, dy) = (q[0] - p[0], q[1] - p[1]);
+                                dx * dx + dy * dy < r * r
+                            })
+                            .count() as u64
+                            - 1
+                    })
+                    .sum()
+            }),
+        ));
+        if n <= BRUTE_MAX {
+            results.push((
+                "brute",
+                time(&mut || {
+                    let r2 = r * r;
+                    (0..n)
+                        .map(|i| {
+                            let p = pos[i];
+                            pos.iter()
+                                .filter(|q| (**q - p).length_squared() < r2)
+                                .count() as u64
+                                - 1
+                        })
+                        .sum()
+                }),
+            ));
+        }
+    });
+    let pairs = results[0].1.1;
+    for (method, (ms, found)) in results {
+        bench.emit(json!({"kind": "neighbours", "method": method, "boids": n, "ms": ms, "pairs_found": found, "same_pairs_as_grid": found == pairs}));
+    }
+}
+
+fn print_tables(lines: &[serde_json::Value]) {
+    fn of<'a>(
+        lines: &'a [serde_json::Value],
+        kind: &'a str,
+    ) -> impl Iterator<Item = &'a serde_json::Value> {
+        lines.iter().filter(move |l| l["kind"] == kind)
+    }
+    let f = |v: &serde_json::Value| v.as_f64().unwrap_or(f64::NAN);
+    let mut sims = of(lines, "sim").peekable();
+    if sims.peek().is_some() {
+        println!(
+            "simulation (FastFlock, {} preset, torus at fixed density)",
+            sims.peek()
+                .map_or("", |l| l["preset"].as_str().unwrap_or(""))
+        );
+        println!(
+            "{:>10} {:>7} {:>12} {:>16} {:>18} {:>18} {:>10} {:>9}",
+            "boids",
+            "threads",
+            "steps/s",
+            "boid-steps/s",
+            "boid-steps/s/core",
+            "pair tests/s/core",
+            "neighbours",
+            "bytes/boid"
+        );
+        for l in sims {
+            println!(
+                "{:>10} {:>7} {:>12.1} {:>16.3e} {:>18.3e} {:>18.3e} {:>10.1} {:>9.1}",
+                l["boids"],
+                l["threads"],
+                f(&l["steps_per_s"]),
+                f(&l["boid_steps_per_s"]),
+                f(&l["boid_steps_per_s_per_core"]),
+                f(&l["pair_tests_per_s_per_core"]),
+                f(&l["mean_neighbours"]),
+                f(&l["bytes_per_boid"])
+            );
+        }
+    }
+    for l in of(lines, "ecs") {
+        println!(
+            "\nBevy app headless at {} birds: {:.1} steps/s; bare core (same phases) {:.1} steps/s ({:.2}x); FastFlock {:.1} steps/s ({:.2}x)",
+            l["boids"],
+            f(&l["ecs_steps_per_s"]),
+            f(&l["core_steps_per_s"]),
+            f(&l["ecs_over_core"]),
+            f(&l["fast_core_steps_per_s"]),
+            f(&l["ecs_over_fast_core"])
+        );
+    }
+    let neighbours: Vec<_> = of(lines, "neighbours").collect();
+    if !neighbours.is_empty() {
+        println!(
+            "\nneighbour collection, one thread, every bird's neighbours (ms; ratio to the grid)"
+        );
+        let mut sizes: Vec<u64> = neighbours
+            .iter()
+            .filter_map(|l| l["boids"].as_u64())
+            .collect();
+        sizes.dedup();
+        for n in sizes {
+            let row: Vec<_> = neighbours.iter().filter(|l| l["boids"] == n).collect();
+            let grid = row
+                .iter()
+                .find(|l| l["method"] == "grid")
+                .map_or(f64::NAN, |l| f(&l["ms"]));
+            let cells: Vec<String> = row
+                .iter()
+                .map(|l| {
+                    format!(
+                        "{} {:.1} ms ({:.1}x){}",
+                        l["method"].as_str().unwrap_or(""),
+                        f(&l["ms"]),
+                        f(&l["ms"]) / grid,
+                        if l["same_pairs_as_grid"] == true {
+                            ""
+                        } else {
+                            " DIFFERENT PAIRS"
+                        }
+                    )
+                })
+                .collect();
+            println!("{n:>10}: {}", cells.join(", "));
+        }
+    }
+    for l in of(lines, "abm") {
+        println!(
+            "ABM Flocking {} ({} birds, 100 steps): median {:.3} ms over {} runs",
+            l["size"].as_str().unwrap_or(""),
+            l["boids"],
+            f(&l["median_ms"]),
+            l["runs"]
+        );
+    }
+}
