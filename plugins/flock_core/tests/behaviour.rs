@@ -327,3 +327,23 @@ fn results_do_not_depend_on_the_thread_count() {
         assert_eq!(one, hash_with(1, preset), "{preset}: run to run");
     }
 }
+
+#[test]
+fn the_fast_layout_is_deterministic_and_thread_independent_too() {
+    let run = |threads: usize| {
+        let pool = rayon::ThreadPoolBuilder::new().num_threads(threads).build().unwrap();
+        pool.install(|| {
+            let mut p = Preset::load("cornell").unwrap();
+            p.apply_overrides(&["edges.mode=wrap", "width=1500", "height=1500"]).unwrap();
+            let mut f = FastFlock::new(p.flock_params(), 5000, 4);
+            for _ in 0..100 {
+                f.step();
+            }
+            (f.state_hash(), f.metrics().polarization)
+        })
+    };
+    let one = run(1);
+    assert_eq!(one, run(2));
+    assert_eq!(one, run(3));
+    assert!(one.1 > 0.1, "and it flocks: polarization {}", one.1);
+}
