@@ -331,10 +331,14 @@ fn results_do_not_depend_on_the_thread_count() {
 #[test]
 fn the_fast_layout_is_deterministic_and_thread_independent_too() {
     let run = |threads: usize| {
-        let pool = rayon::ThreadPoolBuilder::new().num_threads(threads).build().unwrap();
+        let pool = rayon::ThreadPoolBuilder::new()
+            .num_threads(threads)
+            .build()
+            .unwrap();
         pool.install(|| {
             let mut p = Preset::load("cornell").unwrap();
-            p.apply_overrides(&["edges.mode=wrap", "width=1500", "height=1500"]).unwrap();
+            p.apply_overrides(&["edges.mode=wrap", "width=1500", "height=1500"])
+                .unwrap();
             let mut f = FastFlock::new(p.flock_params(), 5000, 4);
             for _ in 0..100 {
                 f.step();
