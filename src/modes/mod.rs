@@ -2,10 +2,12 @@
 
 pub mod bench;
 pub mod headless;
+pub mod mirror_app;
 pub mod oled;
 pub mod q15;
 pub mod scene;
 pub mod screenshot;
+pub mod serial;
 pub mod sweep;
 pub mod window;
 
@@ -55,5 +57,8 @@ pub fn run(cli: Cli) -> Result<(), ModeError> {
         Some(Command::Oled(args)) => oled::run(args),
         Some(Command::Sweep(args)) => sweep::run(args),
         Some(Command::Bench(args)) => bench::run(args),
+        Some(Command::Board(args)) => serial::board(args),
+        Some(Command::Mirror(args)) => serial::mirror(args),
+        Some(Command::Replay(args)) => serial::replay(args),
     }
 }

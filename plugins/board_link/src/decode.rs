@@ -20,6 +20,9 @@ pub struct Stats {
 }
 
 /// One decoder output.
+// The crate is `no_std` without an allocator, so a FLOCK stays inline rather than boxed; an
+// event lives on the stack for one call, so its size costs a copy, not memory.
+#[allow(clippy::large_enum_variant)]
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Event {
     /// A good HELLO or FLOCK.
@@ -58,6 +61,13 @@ impl Decoder {
     /// The counters.
     pub fn stats(&self) -> Stats {
         self.stats
+    }
+
+    /// Forgets any partial frame and waits for the next delimiter (after a reconnect, the
+    /// stream resumes mid-frame). Counters are kept.
+    pub fn resync(&mut self) {
+        self.len = 0;
+        self.syncing = true;
     }
 
     /// Feeds one byte; returns an event when it completes (or spoils) a frame.

@@ -98,6 +98,8 @@ impl Flock {
 }
 
 /// A parsed payload.
+// Inline, not boxed: the crate runs without an allocator (see `Event`).
+#[allow(clippy::large_enum_variant)]
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Message {
     /// See [`Hello`].
