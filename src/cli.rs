@@ -257,6 +257,10 @@ pub struct MirrorArgs {
     /// Append every received frame to this file (flushed frame by frame).
     #[arg(long)]
     pub record: Option<PathBuf>,
+    /// In the window: once --frames FLOCK frames have arrived, save the window as this PNG and
+    /// exit.
+    #[arg(long, conflicts_with = "headless", value_name = "PNG")]
+    pub screenshot: Option<PathBuf>,
 }
 
 /// `murmur replay`.

@@ -60,7 +60,14 @@ fn display() -> Option<Display> {
     None
 }
 
-fn display_or_skip() -> Option<Display> {
+/// Held for a whole test: each test starts its own Xvfb on the first free display number, and
+/// two starting at once would pick the same one.
+static ONE_AT_A_TIME: std::sync::Mutex<()> = std::sync::Mutex::new(());
+
+fn display_or_skip() -> Option<(std::sync::MutexGuard<'static, ()>, Display)> {
+    let guard = ONE_AT_A_TIME
+        .lock()
+        .unwrap_or_else(std::sync::PoisonError::into_inner);
     let d = display();
     if d.is_none() {
         if std::env::var("MURMUR_REQUIRE_DISPLAY").is_ok_and(|v| v == "1") {
@@ -68,7 +75,7 @@ fn display_or_skip() -> Option<Display> {
         }
         eprintln!("skipped: no X display (set DISPLAY or install Xvfb)");
     }
-    d
+    d.map(|d| (guard, d))
 }
 
 struct Picture {
@@ -100,7 +107,12 @@ fn screenshot(display: &Display, extra: &[&str], name: &str) -> Picture {
         .status()
         .expect("murmur runs");
     assert!(status.success(), "murmur screenshot failed: {status}");
-    let decoder = png::Decoder::new(std::io::BufReader::new(std::fs::File::open(&out).unwrap()));
+    load(&out)
+}
+
+/// Reads a PNG written by murmur, then removes it.
+fn load(out: &Path) -> Picture {
+    let decoder = png::Decoder::new(std::io::BufReader::new(std::fs::File::open(out).unwrap()));
     let mut reader = decoder.read_info().unwrap();
     let mut buf = vec![0; reader.output_buffer_size().unwrap()];
     let info = reader.next_frame(&mut buf).unwrap();
@@ -109,7 +121,7 @@ fn screenshot(display: &Display, extra: &[&str], name: &str) -> Picture {
         .chunks(channels)
         .map(|p| [p[0], p[1], p[2]])
         .collect();
-    let _ = std::fs::remove_file(&out);
+    let _ = std::fs::remove_file(out);
     Picture {
         width: info.width as usize,
         height: info.height as usize,
@@ -145,7 +157,7 @@ fn matching(pic: &Picture, f: fn([u8; 3]) -> bool) -> Vec<(usize, usize)> {
 
 #[test]
 fn the_window_shows_birds_the_gold_player_and_the_clicked_leader() {
-    let Some(display) = display_or_skip() else {
+    let Some((_one_at_a_time, display)) = display_or_skip() else {
         return;
     };
     let click = (900.0, 250.0);
@@ -208,4 +220,72 @@ fn the_window_shows_birds_the_gold_player_and_the_clicked_leader() {
         matching(&plain, is_gold).len() >= 20,
         "the gold player is still there"
     );
+}
+
+/// The mirror window after `frames` FLOCK frames from a real-time virtual board run with
+/// `board_args`.
+fn mirror_screenshot(display: &Display, board_args: &[&str], name: &str) -> Picture {
+    use std::io::BufRead;
+    let mut board = Command::new(env!("CARGO_BIN_EXE_murmur"))
+        .args(["board", "--pty", "--ticks", "600"])
+        .args(board_args)
+        .stdout(Stdio::piped())
+        .spawn()
+        .expect("murmur board runs");
+    let mut port = String::new();
+    std::io::BufReader::new(board.stdout.take().unwrap())
+        .read_line(&mut port)
+        .unwrap();
+    let out: PathBuf =
+        std::env::temp_dir().join(format!("murmur-test-{}-{name}.png", std::process::id()));
+    let status = Command::new(env!("CARGO_BIN_EXE_murmur"))
+        .args(["mirror", "--frames", "60", "--port", port.trim(), "--screenshot"])
+        .arg(&out)
+        .env("DISPLAY", &display.name)
+        .env("XDG_RUNTIME_DIR", std::env::temp_dir())
+        .status()
+        .expect("murmur runs");
+    let _ = board.kill();
+    let _ = board.wait();
+    assert!(status.success(), "murmur mirror --screenshot failed: {status}");
+    load(&out)
+}
+
+/// Lit OLED pixels of one screen: the window shows the board's 128x64 display at 5x, the
+/// board as received centred at x = 350, the local model at x = 1030, both at y = 260.
+fn oled_pixels(pic: &Picture, centre_x: usize) -> Vec<bool> {
+    let mut lit = Vec::with_capacity(128 * 64);
+    for row in 0..64 {
+        for col in 0..128 {
+            // The middle of each 5x5 block.
+            let x = centre_x - 320 + col * 5 + 2;
+            let y = 260 - 160 + row * 5 + 2;
+            let p = pic.rgb[y * pic.width + x];
+            lit.push(p.iter().map(|&c| c as u32).sum::<u32>() > 300);
+        }
+    }
+    lit
+}
+
+#[test]
+fn the_mirror_window_shows_the_board_beside_its_local_model() {
+    let Some((_one_at_a_time, display)) = display_or_skip() else {
+        return;
+    };
+    let same = mirror_screenshot(&display, &["--flip-every", "25"], "mirror");
+    assert_eq!((same.width, same.height), (1380, 480));
+    let (board, local) = (oled_pixels(&same, 350), oled_pixels(&same, 1030));
+    let lit = board.iter().filter(|&&l| l).count();
+    assert!(lit >= 20, "the board's birds are drawn: {lit} lit pixels");
+    assert_eq!(board, local, "in sync, both screens show the same birds");
+
+    // A board running another revision than it announces: the two screens part ways.
+    let other = mirror_screenshot(
+        &display,
+        &["--revision", "bfee0c8", "--announce", "0"],
+        "diverged",
+    );
+    let (board, local) = (oled_pixels(&other, 350), oled_pixels(&other, 1030));
+    assert!(board.iter().filter(|&&l| l).count() >= 20);
+    assert_ne!(board, local, "a diverged model shows different birds");
 }

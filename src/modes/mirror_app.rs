@@ -8,13 +8,53 @@ use bevy_egui::{EguiContexts, EguiPlugin, EguiPrimaryContextPass, egui};
 use oled_view::{MicroboidsPlugin, spawn_screen};
 use serial_bridge::link::Source;
 use serial_bridge::plugin::{LinkError, LocalBoard, MirrorState, RemoteBoard, SerialBridgePlugin};
+use bevy::render::view::screenshot::{Screenshot, ScreenshotCaptured, save_to_disk};
 use std::path::PathBuf;
+use std::time::{Duration, Instant};
 
 /// Screen pixels per OLED pixel.
 const SCALE: f32 = 5.0;
+/// Time given to the renderer to compile its pipelines before a capture.
+const WARM_UP: Duration = Duration::from_secs(2);
 
-pub fn run(port: PathBuf, record: Option<PathBuf>) -> Result<(), ModeError> {
-    let exit = App::new()
+/// `--screenshot`: where, after how many FLOCK frames, and whether it was asked for yet.
+#[derive(Resource)]
+struct Capture {
+    out: PathBuf,
+    frames: u64,
+    started: Instant,
+    requested: bool,
+}
+
+/// Opens the mirror window on `port`; with `capture` (a PNG and a frame count), saves the
+/// window once that many FLOCK frames have arrived and exits.
+pub fn run(
+    port: PathBuf,
+    record: Option<PathBuf>,
+    capture: Option<(PathBuf, u64)>,
+) -> Result<(), ModeError> {
+    if let Some((out, _)) = &capture {
+        if let Some(parent) = out.parent().filter(|p| !p.as_os_str().is_empty())
+            && !parent.is_dir()
+        {
+            return Err(ModeError::Usage(format!(
+                "no such directory: {}",
+                parent.display()
+            )));
+        }
+        let _ = std::fs::remove_file(out);
+    }
+    let mut app = App::new();
+    if let Some((out, frames)) = &capture {
+        app.insert_resource(Capture {
+            out: out.clone(),
+            frames: *frames,
+            started: Instant::now(),
+            requested: false,
+        })
+        .add_systems(Update, capture_when_ready);
+    }
+    let exit = app
         .add_plugins(DefaultPlugins.set(WindowPlugin {
             primary_window: Some(Window {
                 title: format!("murmur mirror: {}", port.display()),
@@ -35,12 +75,42 @@ pub fn run(port: PathBuf, record: Option<PathBuf>) -> Result<(), ModeError> {
         .add_systems(PostStartup, spawn_screens)
         .add_systems(EguiPrimaryContextPass, status)
         .run();
-    match exit {
-        AppExit::Success => Ok(()),
-        AppExit::Error(code) => Err(ModeError::Failed(format!(
+    if let AppExit::Error(code) = exit {
+        return Err(ModeError::Failed(format!(
             "the app stopped with code {code}"
-        ))),
+        )));
     }
+    if let Some((out, _)) = capture {
+        if !out.is_file() {
+            return Err(ModeError::Failed(format!(
+                "no screenshot was written to {}",
+                out.display()
+            )));
+        }
+        println!("{}", out.display());
+    }
+    Ok(())
+}
+
+fn capture_when_ready(
+    mut commands: Commands,
+    mut capture: ResMut<Capture>,
+    mirror: Res<MirrorState>,
+) {
+    if capture.requested
+        || mirror.0.frames_ok() < capture.frames
+        || capture.started.elapsed() < WARM_UP
+    {
+        return;
+    }
+    capture.requested = true;
+    let mut save = save_to_disk(capture.out.clone());
+    commands.spawn(Screenshot::primary_window()).observe(
+        move |captured: On<ScreenshotCaptured>, mut exit: MessageWriter<AppExit>| {
+            save(captured);
+            exit.write(AppExit::Success);
+        },
+    );
 }
 
 fn spawn_screens(

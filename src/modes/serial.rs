@@ -119,7 +119,8 @@ pub fn mirror(args: MirrorArgs) -> Result<(), ModeError> {
         )));
     }
     if !args.headless {
-        return super::mirror_app::run(port, args.record);
+        let capture = args.screenshot.map(|out| (out, args.frames));
+        return super::mirror_app::run(port, args.record, capture);
     }
     if std::fs::metadata(&port).is_err() {
         return Err(ModeError::Usage(format!(
