@@ -6,6 +6,7 @@ use bevy_math::Vec2;
 use bevy_reflect::Reflect;
 use flock_core::grid::NeighbourGrid;
 use flock_core::leader::LeaderParams;
+use flock_core::predator::PredatorParams;
 use flock_core::sim::FlockParams;
 
 /// A bird. Its `id` is stable for the bird's life and seeds its own randomness, so results do
@@ -44,6 +45,30 @@ pub struct FlockMember(pub Entity);
 #[derive(Component, Reflect, Clone, Copy, Debug, Default)]
 #[reflect(Component)]
 pub struct Piloted;
+
+/// A bird whose position a physics engine moves: the flock steers it and sets its
+/// [`Velocity`] as usual, but leaves its [`Position`] to whoever moves the body (and reads it
+/// back next tick).
+#[derive(Component, Reflect, Clone, Copy, Debug, Default)]
+#[reflect(Component)]
+pub struct BodyDriven;
+
+/// A predator: birds of every flock within its range turn away from it (the DE1-SoC rule).
+/// Place it with a [`Position`]; add [`Hunter`] to have it chase the nearest bird, or move it
+/// yourself (the app's player can be one).
+#[derive(Component, Reflect, Clone, Copy, Debug, PartialEq)]
+#[require(Position, Velocity)]
+#[reflect(Component)]
+pub struct Predator {
+    /// Range, how hard birds turn away, and how a hunter flies.
+    pub params: PredatorParams,
+}
+
+/// A [`Predator`] that chases the nearest bird each tick, at its `hunt_speed`, kept in the
+/// world by the edges of its prey's flock.
+#[derive(Component, Reflect, Clone, Copy, Debug, Default)]
+#[reflect(Component)]
+pub struct Hunter;
 
 /// A flock (a species): its parameters and its seed. Several flocks can share the world; each
 /// bird interacts with the birds of its own flock.

@@ -1,7 +1,8 @@
 //! The plugins and the system sets that order a flock's tick.
 
 use crate::components::{
-    Boid, Flock, FlockMember, Leader, NeighbourCount, Piloted, Position, Velocity,
+    BodyDriven, Boid, Flock, FlockMember, Hunter, Leader, NeighbourCount, Piloted, Position,
+    Predator, Velocity,
 };
 use crate::systems;
 use bevy_app::{App, FixedUpdate, Plugin, PluginGroup, PluginGroupBuilder, PostUpdate};
@@ -14,10 +15,13 @@ use bevy_transform::TransformSystems;
 /// 1. `CollectNeighbours`: gather each flock's birds into columns and counting-sort them into
 ///    its neighbour grid.
 /// 2. `Steer`: each bird's model turns its neighbourhood into an acceleration.
-/// 3. `FollowLeader`: leaders add their pull (seek, arrive, orbit) or push (flee).
-/// 4. `TurnAtEdges`: birds inside a margin turn back (`turn` edges).
-/// 5. `Integrate`: velocity (with the model's speed limits), position, then wrap / bounce / stop
-///    at the world's edges; results are written back to the birds.
+/// 3. `FollowLeader`: leaders add their pull (seek, arrive, orbit) or push (flee); then birds
+///    within a predator's range turn away from it.
+/// 4. `AvoidObstacles`: birds steer round obstacles ahead (systems added by a physics plugin;
+///    empty without one).
+/// 5. `TurnAtEdges`: birds inside a margin turn back (`turn` edges).
+/// 6. `Integrate`: velocity (with the model's speed limits), position, then wrap / bounce / stop
+///    at the world's edges; results are written back to the birds; hunting predators move.
 #[derive(SystemSet, Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum FlockSystems {
     /// Phase 1.
@@ -27,8 +31,10 @@ pub enum FlockSystems {
     /// Phase 3.
     FollowLeader,
     /// Phase 4.
-    TurnAtEdges,
+    AvoidObstacles,
     /// Phase 5.
+    TurnAtEdges,
+    /// Phase 6.
     Integrate,
 }
 
@@ -63,12 +69,16 @@ impl Plugin for FlockPlugin {
             .register_type::<Piloted>()
             .register_type::<Flock>()
             .register_type::<Leader>()
+            .register_type::<BodyDriven>()
+            .register_type::<Predator>()
+            .register_type::<Hunter>()
             .configure_sets(
                 self.schedule,
                 (
                     CollectNeighbours,
                     Steer,
                     FollowLeader,
+                    AvoidObstacles,
                     TurnAtEdges,
                     Integrate,
                 )
@@ -80,8 +90,14 @@ impl Plugin for FlockPlugin {
                     systems::collect::collect_neighbours.in_set(CollectNeighbours),
                     systems::steer::steer.in_set(Steer),
                     systems::leader::follow_leaders.in_set(FollowLeader),
+                    systems::predator::flee_predators
+                        .in_set(FollowLeader)
+                        .after(systems::leader::follow_leaders),
                     systems::edges::turn_at_edges.in_set(TurnAtEdges),
                     systems::integrate::integrate.in_set(Integrate),
+                    systems::predator::hunt
+                        .in_set(Integrate)
+                        .after(systems::integrate::integrate),
                 ),
             );
     }

@@ -1,6 +1,6 @@
 //! The flock plugins in an `App` with `MinimalPlugins` and a manual clock: the system order is
-//! unambiguous, the ECS pipeline matches the Bevy-free one bit for bit, leaders, piloted birds
-//! and several flocks behave.
+//! unambiguous, the ECS pipeline matches the Bevy-free one bit for bit, leaders, predators,
+//! piloted birds and several flocks behave.
 
 use bevy::ecs::schedule::{LogLevel, ScheduleBuildSettings};
 use bevy::prelude::*;
@@ -236,4 +236,142 @@ fn transforms_follow_positions_and_headings() {
     assert_eq!(t.translation.truncate(), p);
     let heading = t.rotation * Vec3::X;
     assert!((heading - Vec3::Y).length() < 1e-4, "{heading}");
+}
+
+/// Shares of the flock in its two largest groups, birds linked when closer than `link`.
+fn two_largest_groups(pos: &[Vec2], world: &WorldBounds, link: f32) -> (f32, f32) {
+    let n = pos.len();
+    let mut group: Vec<usize> = (0..n).collect();
+    fn root(group: &mut [usize], mut i: usize) -> usize {
+        while group[i] != i {
+            group[i] = group[group[i]];
+            i = group[i];
+        }
+        i
+    }
+    for i in 0..n {
+        for j in i + 1..n {
+            if world.delta(pos[i], pos[j]).length() < link {
+                let (a, b) = (root(&mut group, i), root(&mut group, j));
+                group[a] = b;
+            }
+        }
+    }
+    let mut sizes = vec![0usize; n];
+    for i in 0..n {
+        sizes[root(&mut group, i)] += 1;
+    }
+    sizes.sort_unstable_by(|a, b| b.cmp(a));
+    let share = |k: usize| sizes.get(k).copied().unwrap_or(0) as f32 / n as f32;
+    (share(0), share(1))
+}
+
+#[test]
+fn a_flock_splits_round_a_hunting_predator_and_re_forms_when_it_leaves() {
+    // Two identical flocks circling a leader; a hunter attacks one of them. Circling flocks
+    // pinch in two now and then by themselves, so the attacked flock is compared with the
+    // untouched one over the same ticks.
+    let p = params("reynolds");
+    let world = p.bounds();
+    let link = 50.0;
+    let mut apps = [app(), app()];
+    let flocks = apps.each_mut().map(|app| {
+        let flock = app.world_mut().spawn_flock(p.clone(), 200, 9);
+        app.world_mut()
+            .spawn((Leader::new(LeaderParams::default()), Position(Vec2::ZERO)));
+        advance_ticks(app, flock, 900);
+        flock
+    });
+    let [attacked, calm] = &mut apps;
+    let hunter = attacked
+        .world_mut()
+        .spawn((
+            Predator {
+                params: PredatorParams::default(),
+            },
+            Hunter,
+            Position(Vec2::new(-500.0, 0.0)),
+            Velocity(Vec2::new(4.0, 0.0)),
+        ))
+        .id();
+    let split = |app: &mut App, flock| {
+        let (pos, _) = flock::measure::flock_state(app.world_mut(), flock);
+        two_largest_groups(&pos, &world, link).1 >= 0.2
+    };
+    let (mut split_attacked, mut split_calm, mut closest) = (0, 0, f32::MAX);
+    for _ in 0..300 {
+        advance_ticks(attacked, flocks[0], 1);
+        advance_ticks(calm, flocks[1], 1);
+        split_attacked += split(attacked, flocks[0]) as u32;
+        split_calm += split(calm, flocks[1]) as u32;
+        let (pos, _) = flock::measure::flock_state(attacked.world_mut(), flocks[0]);
+        let at = attacked.world().get::<Position>(hunter).unwrap().0;
+        closest = closest.min(
+            pos.iter()
+                .map(|b| world.delta(at, *b).length())
+                .fold(f32::MAX, f32::min),
+        );
+    }
+    assert!(closest < 100.0, "the hunter reached the flock: {closest}");
+    assert!(
+        split_attacked >= split_calm + 60,
+        "split for {split_attacked} of 300 ticks under attack, {split_calm} when calm"
+    );
+
+    // The hunter leaves; a while later the flock is back to its usual self.
+    attacked.world_mut().despawn(hunter);
+    advance_ticks(attacked, flocks[0], 600);
+    advance_ticks(calm, flocks[1], 600);
+    let (mut split_after, mut split_calm) = (0, 0);
+    for _ in 0..300 {
+        advance_ticks(attacked, flocks[0], 1);
+        advance_ticks(calm, flocks[1], 1);
+        split_after += split(attacked, flocks[0]) as u32;
+        split_calm += split(calm, flocks[1]) as u32;
+    }
+    assert!(
+        split_after <= split_calm + 30,
+        "re-formed: split for {split_after} of 300 ticks, {split_calm} for the calm flock"
+    );
+}
+
+#[test]
+fn birds_in_a_predators_range_turn_away_and_the_rest_do_not() {
+    let mut app = app();
+    let mut p = params("cornell");
+    p.edges.mode = EdgeMode::Wrap;
+    let flock = app.world_mut().spawn_flock(p.clone(), 300, 4);
+    let mut reference = FlockSim::new(p, 300, 4);
+    let at = Vec2::new(30.0, -20.0);
+    let predator = PredatorParams::default();
+    app.world_mut().spawn((Predator { params: predator }, Position(at)));
+    reference.predators.push(flock_core::predator::PredatorState {
+        pos: at,
+        params: predator,
+    });
+    let mut unthreatened = reference.clone();
+    unthreatened.predators.clear();
+    let start = reference.pos.clone();
+    advance_ticks(&mut app, flock, 1);
+    reference.step();
+    unthreatened.step();
+    let (pos, vel) = flock::measure::flock_state(app.world_mut(), flock);
+    assert_eq!(pos, reference.pos, "the ECS flee matches the core's");
+    assert_eq!(vel, reference.vel);
+    let world = reference.params.bounds();
+    let (mut in_range, mut turned_away) = (0, 0);
+    for i in 0..start.len() {
+        let away = world.delta(at, start[i]);
+        if away.length() < predator.range {
+            in_range += 1;
+            turned_away += ((vel[i] - unthreatened.vel[i]).dot(away) > 0.0) as u32;
+        } else {
+            assert_eq!(vel[i], unthreatened.vel[i], "bird {i} is out of range");
+        }
+    }
+    assert!(in_range >= 5, "some birds are in range: {in_range}");
+    assert!(
+        turned_away as f32 >= 0.9 * in_range as f32,
+        "{turned_away} of {in_range} in range turned away"
+    );
 }

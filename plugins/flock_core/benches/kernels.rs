@@ -33,7 +33,7 @@ fn kernels(c: &mut Criterion) {
         b.iter(|| {
             (0..BOIDS).fold(0u32, |n, k| {
                 n + grid
-                    .neighbour_sums::<true, false>(k, 40.0, 8.0, usize::MAX)
+                    .neighbour_sums::<true, false>(k, 40.0, 8.0, usize::MAX, -1.0)
                     .seen
             })
         })

@@ -105,6 +105,7 @@ impl FastFlock {
             tick: self.tick,
             seed: self.seed,
             cap: params.cap(),
+            view_min_cos: params.view_min_cos(),
             // The models look ids up by the index before the sort.
             ids: &self.ids,
         };

@@ -12,6 +12,8 @@ pub mod hash;
 pub mod leader;
 pub mod metrics;
 pub mod models;
+pub mod obstacles;
+pub mod predator;
 pub mod preset;
 pub mod rng;
 pub mod sim;
@@ -27,6 +29,8 @@ pub mod prelude {
     pub use crate::leader::{LeaderMode, LeaderParams};
     pub use crate::metrics::FlockMetrics;
     pub use crate::models::{Model, ModelKind};
+    pub use crate::obstacles::{Avoidance, Obstacle};
+    pub use crate::predator::PredatorParams;
     pub use crate::preset::{Preset, PresetError};
     pub use crate::sim::FlockSim;
     pub use crate::world::WorldBounds;

@@ -12,6 +12,8 @@ pub use error::PresetError;
 use crate::edges::Edges;
 use crate::leader::LeaderParams;
 use crate::models::{AbmFlocking, Cornell, Couzin, Model, ModelKind, Reynolds, SpaceBoids, Vicsek};
+use crate::obstacles::{Avoidance, Obstacle};
+use crate::predator::PredatorParams;
 use crate::sim::FlockParams;
 use glam::Vec2;
 use serde::{Deserialize, Serialize};
@@ -60,6 +62,50 @@ pub struct Preset {
     /// Parameters of the `abm` model.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub abm: Option<AbmFlocking>,
+    /// What each bird sees.
+    #[serde(default)]
+    pub view: ViewSection,
+    /// How birds keep clear of obstacles.
+    #[serde(default)]
+    pub avoidance: Avoidance,
+    /// Predators: how birds flee them, how a hunting one flies.
+    #[serde(default)]
+    pub predator: PredatorParams,
+    /// Birds as physics bodies (off by default: the flock's own integration is much faster).
+    #[serde(default)]
+    pub bodies: BodiesSection,
+    /// Obstacles placed at the start (`[[obstacles]]` tables). Last: TOML writes arrays of
+    /// tables after everything else.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub obstacles: Vec<Obstacle>,
+}
+
+/// The `[view]` table.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Serialize, Deserialize)]
+#[serde(default, deny_unknown_fields)]
+pub struct ViewSection {
+    /// Degrees behind a bird that it cannot see, 0 to 360 (0: all round). Applies to every
+    /// model but `couzin`, which has its own `couzin.blind_angle`.
+    pub blind_angle: f32,
+}
+
+/// The `[bodies]` table: physical birds.
+#[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(default, deny_unknown_fields)]
+pub struct BodiesSection {
+    /// Each bird is a rigid body that collides with the others and with obstacles.
+    pub enabled: bool,
+    /// A bird body's radius, in world units.
+    pub bird_radius: f32,
+}
+
+impl Default for BodiesSection {
+    fn default() -> Self {
+        Self {
+            enabled: false,
+            bird_radius: 4.0,
+        }
+    }
 }
 
 fn current_version() -> u32 {
@@ -110,6 +156,11 @@ impl Preset {
             vicsek: None,
             couzin: None,
             abm: None,
+            view: ViewSection::default(),
+            avoidance: Avoidance::default(),
+            predator: PredatorParams::default(),
+            bodies: BodiesSection::default(),
+            obstacles: Vec::new(),
         };
         preset.fill_model_defaults();
         preset
@@ -189,6 +240,8 @@ impl Preset {
             edges: self.edges,
             model: self.model(),
             max_neighbours: self.world.max_neighbours,
+            blind_angle: self.view.blind_angle,
+            avoidance: self.avoidance,
         }
     }
 
@@ -269,6 +322,33 @@ impl Preset {
                 "orbit_direction",
                 format!("must be 1 or -1, got {}", l.orbit_direction),
             );
+        }
+        let angle = self.view.blind_angle;
+        if !(angle.is_finite() && (0.0..=360.0).contains(&angle)) {
+            return bad(
+                "view",
+                "blind_angle",
+                format!("must be 0 to 360 degrees, got {angle}"),
+            );
+        }
+        self.avoidance
+            .validate()
+            .map_err(|(field, message)| (format!("avoidance.{field}"), message))?;
+        self.predator
+            .validate()
+            .map_err(|(field, message)| (format!("predator.{field}"), message))?;
+        let r = self.bodies.bird_radius;
+        if !(r.is_finite() && r > 0.0) {
+            return bad(
+                "bodies",
+                "bird_radius",
+                format!("must be a positive number, got {r}"),
+            );
+        }
+        for (i, obstacle) in self.obstacles.iter().enumerate() {
+            obstacle
+                .validate()
+                .map_err(|message| (format!("obstacles[{i}]"), message))?;
         }
         self.model()
             .validate()

@@ -7,6 +7,8 @@ use crate::hash::state_hash;
 use crate::leader::LeaderParams;
 use crate::metrics::FlockMetrics;
 use crate::models::{Model, ModelKind, SteerContext};
+use crate::obstacles::Avoidance;
+use crate::predator::PredatorState;
 use crate::world::WorldBounds;
 use glam::Vec2;
 use rand::rngs::Xoshiro256PlusPlus;
@@ -27,6 +29,13 @@ pub struct FlockParams {
     pub model: Model,
     /// Most neighbours a boid considers, nearest cells first (0: no cap).
     pub max_neighbours: u32,
+    /// Degrees behind each bird that it cannot see (OpenSteer's field of view): 0 sees all
+    /// round, 90 misses a quarter turn centred straight behind.
+    #[serde(default)]
+    pub blind_angle: f32,
+    /// How birds keep clear of obstacles (used where the world has some).
+    #[serde(default)]
+    pub avoidance: Avoidance,
 }
 
 impl Default for FlockParams {
@@ -36,6 +45,8 @@ impl Default for FlockParams {
             edges: Edges::default(),
             model: Model::default_for(ModelKind::Reynolds),
             max_neighbours: 0,
+            blind_angle: 0.0,
+            avoidance: Avoidance::default(),
         }
     }
 }
@@ -48,6 +59,16 @@ impl FlockParams {
             self.world_size.y,
             self.edges.mode == EdgeMode::Wrap,
         )
+    }
+
+    /// The cosine a neighbour's direction must reach, against a bird's heading, to be seen:
+    /// -1 with no blind angle.
+    pub fn view_min_cos(&self) -> f32 {
+        if self.blind_angle > 0.0 {
+            -(self.blind_angle.min(360.0).to_radians() * 0.5).cos()
+        } else {
+            -1.0
+        }
     }
 
     /// The neighbour cap as a count (`usize::MAX` when uncapped).
@@ -128,6 +149,24 @@ pub fn follow_leaders(
     });
 }
 
+/// Phase 3, after the leaders: birds within a predator's range turn away from it.
+pub fn flee_predators(
+    params: &FlockParams,
+    predators: &[PredatorState],
+    pos: &[Vec2],
+    acc: &mut [Vec2],
+) {
+    if predators.is_empty() {
+        return;
+    }
+    let world = params.bounds();
+    acc.par_iter_mut().enumerate().for_each(|(i, a)| {
+        for predator in predators {
+            *a += predator.params.flee(world.delta(predator.pos, pos[i]));
+        }
+    });
+}
+
 /// Phase 4: adds the edge-turning acceleration (`turn` mode).
 pub fn turn_at_edges(params: &FlockParams, pos: &[Vec2], acc: &mut [Vec2]) {
     if params.edges.mode != EdgeMode::Turn {
@@ -192,6 +231,8 @@ pub struct FlockSim {
     pub vel: Vec<Vec2>,
     /// Leaders this flock reacts to.
     pub leaders: Vec<LeaderState>,
+    /// Predators this flock flees.
+    pub predators: Vec<PredatorState>,
     /// Neighbours each boid considered in its last step.
     pub neighbours: Vec<u32>,
     acc: Vec<Vec2>,
@@ -217,6 +258,7 @@ impl FlockSim {
             pos,
             vel,
             leaders: Vec::new(),
+            predators: Vec::new(),
             neighbours: vec![0; n],
             acc: vec![Vec2::ZERO; n],
             ids: (0..n as u32).collect(),
@@ -248,6 +290,7 @@ impl FlockSim {
             tick: self.tick,
             seed: self.seed,
             cap: self.params.cap(),
+            view_min_cos: self.params.view_min_cos(),
             ids: &self.ids,
         };
         steer(
@@ -264,6 +307,7 @@ impl FlockSim {
             &self.vel,
             &mut self.acc,
         );
+        flee_predators(&self.params, &self.predators, &self.pos, &mut self.acc);
         turn_at_edges(&self.params, &self.pos, &mut self.acc);
         integrate(&self.params, &mut self.pos, &mut self.vel, &self.acc, None);
         self.tick += 1;

@@ -1,12 +1,23 @@
 //! Phase 5: move the birds and write their new state back to the entities.
 
-use crate::components::{Flock, FlockColumns, NeighbourCount, Piloted, Position, Velocity};
+use crate::components::{
+    BodyDriven, Flock, FlockColumns, NeighbourCount, Piloted, Position, Velocity,
+};
 use bevy_ecs::prelude::*;
 
-/// Integrates every flock (piloted birds excluded) and writes positions and velocities back.
+/// Integrates every flock (piloted birds excluded) and writes positions and velocities back
+/// (only velocities for [`BodyDriven`] birds: their bodies move them).
 pub fn integrate(
     mut flocks: Query<(&Flock, &mut FlockColumns)>,
-    mut boids: Query<(&mut Position, &mut Velocity, &mut NeighbourCount), Without<Piloted>>,
+    mut boids: Query<
+        (
+            &mut Position,
+            &mut Velocity,
+            &mut NeighbourCount,
+            Has<BodyDriven>,
+        ),
+        Without<Piloted>,
+    >,
 ) {
     for (flock, mut c) in &mut flocks {
         let c = &mut *c;
@@ -22,8 +33,10 @@ pub fn integrate(
                 continue;
             }
             // A bird despawned since the gather simply misses its write.
-            if let Ok((mut pos, mut vel, mut count)) = boids.get_mut(entity) {
-                pos.0 = c.pos[i];
+            if let Ok((mut pos, mut vel, mut count, body_driven)) = boids.get_mut(entity) {
+                if !body_driven {
+                    pos.0 = c.pos[i];
+                }
                 vel.0 = c.vel[i];
                 count.0 = c.neighbours[i];
             }

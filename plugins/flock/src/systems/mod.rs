@@ -4,5 +4,6 @@ pub mod collect;
 pub mod edges;
 pub mod integrate;
 pub mod leader;
+pub mod predator;
 pub mod steer;
 pub mod transform;

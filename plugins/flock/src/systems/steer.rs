@@ -12,6 +12,7 @@ pub fn steer(mut flocks: Query<(&Flock, &mut FlockColumns)>) {
             tick: c.tick,
             seed: flock.seed,
             cap: flock.params.cap(),
+            view_min_cos: flock.params.view_min_cos(),
             ids: &c.ids,
         };
         flock_core::sim::steer(&c.grid, &flock.params, &ctx, &mut c.acc, &mut c.neighbours);

@@ -57,19 +57,32 @@ fn mask(on: bool) -> u32 {
 
 impl Lanes {
     /// Adds [`LANES`] candidates: offsets `dx, dy` and velocities `vx, vy`. Padding lanes carry
-    /// an infinite offset, which no radius admits.
+    /// an infinite offset, which no radius admits. With `VIEW`, a candidate also has to lie
+    /// within the field of view: cosine to `view.heading` at least `view.min_cos`.
     #[inline(always)]
-    fn add<const NEAR: bool, const INVERSE: bool>(
+    fn add<const NEAR: bool, const INVERSE: bool, const VIEW: bool>(
         &mut self,
         dx: &[f32; LANES],
         dy: &[f32; LANES],
         vx: &[f32; LANES],
         vy: &[f32; LANES],
-        sight2: f32,
-        near2: f32,
+        radii: Radii,
     ) {
+        let Radii {
+            sight2,
+            near2,
+            view,
+        } = radii;
         let d2: [f32; LANES] = std::array::from_fn(|l| dx[l] * dx[l] + dy[l] * dy[l]);
-        let seen: [u32; LANES] = std::array::from_fn(|l| mask(d2[l] < sight2));
+        let visible: [u32; LANES] = std::array::from_fn(|l| {
+            if VIEW {
+                let along = dx[l] * view.heading.x + dy[l] * view.heading.y;
+                mask(along >= view.min_cos * d2[l].sqrt())
+            } else {
+                u32::MAX
+            }
+        });
+        let seen: [u32; LANES] = std::array::from_fn(|l| mask(d2[l] < sight2) & visible[l]);
         for l in 0..LANES {
             self.seen[l] += keep(1.0, seen[l]);
             self.seen_x[l] += keep(dx[l], seen[l]);
@@ -78,7 +91,7 @@ impl Lanes {
             self.vel_y[l] += keep(vy[l], seen[l]);
         }
         if NEAR || INVERSE {
-            let near: [u32; LANES] = std::array::from_fn(|l| mask(d2[l] < near2));
+            let near: [u32; LANES] = std::array::from_fn(|l| mask(d2[l] < near2) & visible[l]);
             if NEAR {
                 for l in 0..LANES {
                     self.near_x[l] += keep(dx[l], near[l]);
@@ -110,11 +123,27 @@ impl Lanes {
     }
 }
 
+/// A field of view: a unit heading and the least cosine to it that is seen.
+#[derive(Clone, Copy, Debug)]
+struct View {
+    heading: Vec2,
+    min_cos: f32,
+}
+
+/// Squared radii and the field of view, passed down the inner loops.
+#[derive(Clone, Copy, Debug)]
+struct Radii {
+    sight2: f32,
+    near2: f32,
+    view: View,
+}
+
 impl NeighbourGrid {
     /// Sums over the other boids within `sight` and within `near` of boid `k` (a sorted index):
     /// `NEAR` adds the near offsets, `INVERSE` the offsets over distance². With a `cap` (not
     /// `usize::MAX`), only the first `cap` boids within the larger radius, in visiting order,
-    /// count.
+    /// count. With `view_min_cos` above -1, a boid sees only neighbours whose direction makes
+    /// a cosine of at least that with its heading (a still boid sees all round).
     #[inline]
     pub fn neighbour_sums<const NEAR: bool, const INVERSE: bool>(
         &self,
@@ -122,8 +151,33 @@ impl NeighbourGrid {
         sight: f32,
         near: f32,
         cap: usize,
+        view_min_cos: f32,
     ) -> NeighbourSums {
-        let (sight2, near2) = (sight * sight, near * near);
+        let heading = self.vel(k).normalize_or_zero();
+        let radii = Radii {
+            sight2: sight * sight,
+            near2: near * near,
+            view: View {
+                heading,
+                min_cos: view_min_cos,
+            },
+        };
+        if view_min_cos > -1.0 && heading != Vec2::ZERO {
+            self.sums::<NEAR, INVERSE, true>(k, sight.max(near), cap, radii)
+        } else {
+            self.sums::<NEAR, INVERSE, false>(k, sight.max(near), cap, radii)
+        }
+    }
+
+    #[inline(always)]
+    fn sums<const NEAR: bool, const INVERSE: bool, const VIEW: bool>(
+        &self,
+        k: usize,
+        reach: f32,
+        cap: usize,
+        radii: Radii,
+    ) -> NeighbourSums {
+        let sight2 = radii.sight2;
         let mut lanes = Lanes::default();
         let mut spans = [Span {
             start: 0,
@@ -133,7 +187,7 @@ impl NeighbourGrid {
         match self.spans(k, &mut spans) {
             Some(n) if cap == usize::MAX => {
                 for span in &spans[..n] {
-                    self.add_span::<NEAR, INVERSE>(&mut lanes, k, span, sight2, near2);
+                    self.add_span::<NEAR, INVERSE, VIEW>(&mut lanes, k, span, radii);
                 }
                 let mut sums = lanes.total();
                 // The spans include the boid itself, at distance 0: seen (when the sight radius
@@ -147,18 +201,17 @@ impl NeighbourGrid {
             _ => {
                 // Capped, or a torus too small for whole spans: visit pair by pair (self is
                 // skipped by the visit).
-                self.for_each_neighbour(k, sight.max(near), cap, |j, d, _| {
+                self.for_each_neighbour(k, reach, cap, |j, d, _| {
                     let lane =
                         |x: f32| std::array::from_fn(|l| if l == 0 { x } else { f32::INFINITY });
                     let v = self.vel(j);
                     let zero = |x: f32| std::array::from_fn(|l| if l == 0 { x } else { 0.0 });
-                    lanes.add::<NEAR, INVERSE>(
+                    lanes.add::<NEAR, INVERSE, VIEW>(
                         &lane(d.x),
                         &lane(d.y),
                         &zero(v.x),
                         &zero(v.y),
-                        sight2,
-                        near2,
+                        radii,
                     );
                 });
                 lanes.total()
@@ -167,13 +220,12 @@ impl NeighbourGrid {
     }
 
     #[inline(always)]
-    fn add_span<const NEAR: bool, const INVERSE: bool>(
+    fn add_span<const NEAR: bool, const INVERSE: bool, const VIEW: bool>(
         &self,
         lanes: &mut Lanes,
         k: usize,
         span: &Span,
-        sight2: f32,
-        near2: f32,
+        radii: Radii,
     ) {
         let p = self.pos(k);
         let (ox, oy) = (span.shift.x - p.x, span.shift.y - p.y);
@@ -198,13 +250,12 @@ impl NeighbourGrid {
             .zip(vxs[..full].chunks_exact(LANES))
             .zip(vys[..full].chunks_exact(LANES))
         {
-            lanes.add::<NEAR, INVERSE>(
+            lanes.add::<NEAR, INVERSE, VIEW>(
                 &shifted(cx, ox),
                 &shifted(cy, oy),
                 &four(cvx),
                 &four(cvy),
-                sight2,
-                near2,
+                radii,
             );
         }
         if full < xs.len() {
@@ -219,13 +270,12 @@ impl NeighbourGrid {
                 })
             };
             let inf = f32::INFINITY;
-            lanes.add::<NEAR, INVERSE>(
+            lanes.add::<NEAR, INVERSE, VIEW>(
                 &pad(xs, ox, inf),
                 &pad(ys, oy, inf),
                 &pad(vxs, 0.0, 0.0),
                 &pad(vys, 0.0, 0.0),
-                sight2,
-                near2,
+                radii,
             );
         }
     }

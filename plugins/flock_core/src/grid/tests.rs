@@ -237,8 +237,8 @@ fn neighbour_sums_match_brute_force_sums() {
                 }
             }
             for got in [
-                grid.neighbour_sums::<true, true>(k, sight, near, usize::MAX),
-                grid.neighbour_sums::<true, true>(k, sight, near, 10_000),
+                grid.neighbour_sums::<true, true>(k, sight, near, usize::MAX, -1.0),
+                grid.neighbour_sums::<true, true>(k, sight, near, 10_000, -1.0),
             ] {
                 assert_eq!(got.seen, want.seen, "boid {i}");
                 assert_eq!(got.near_apart, want.near_apart, "boid {i}");
@@ -255,5 +255,56 @@ fn neighbour_sums_match_brute_force_sums() {
                 }
             }
         }
+    }
+}
+
+#[test]
+fn a_blind_angle_hides_the_birds_behind() {
+    let bounds = WorldBounds::centred(60.0, 60.0, true);
+    let points = random_points(800, &bounds, 11);
+    let vel: Vec<Vec2> = (0..points.len())
+        .map(|i| Vec2::from_angle(i as f32 * 0.77) * (1.0 + (i % 3) as f32))
+        .collect();
+    let (sight, near) = (9.0, 4.0);
+    let mut grid = NeighbourGrid::new();
+    grid.rebuild(&bounds, sight, &points, &vel);
+    for blind_degrees in [90.0f32, 180.0, 300.0] {
+        let min_cos = -(blind_degrees.to_radians() * 0.5).cos();
+        let mut fewer = 0;
+        for (k, &i) in grid.order().iter().enumerate() {
+            let i = i as usize;
+            let heading = vel[i].normalize();
+            let (mut seen, mut all_round, mut near_seen) = (0, 0, 0);
+            for j in (0..points.len()).filter(|&j| j != i) {
+                let d = bounds.delta(points[i], points[j]);
+                let dist = d.length();
+                if dist >= sight {
+                    continue;
+                }
+                all_round += 1;
+                let cos = heading.dot(d) / dist;
+                if (cos - min_cos).abs() < 1e-4 {
+                    // On the edge of the view: rounding may put it either side.
+                    seen = u32::MAX;
+                    break;
+                }
+                if cos >= min_cos {
+                    seen += 1;
+                    near_seen += (dist < near) as u32;
+                }
+            }
+            if seen == u32::MAX {
+                continue;
+            }
+            for got in [
+                grid.neighbour_sums::<true, true>(k, sight, near, usize::MAX, min_cos),
+                grid.neighbour_sums::<true, true>(k, sight, near, 10_000, min_cos),
+            ] {
+                assert_eq!(got.seen, seen, "boid {i}, blind {blind_degrees}");
+                assert_eq!(got.near_apart, near_seen, "boid {i}, blind {blind_degrees}");
+            }
+            fewer += (seen < all_round) as u32;
+        }
+        assert!(fewer > 100, "the blind angle hides someone: {fewer}");
     }
 }

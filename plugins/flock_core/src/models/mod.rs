@@ -89,6 +89,9 @@ pub struct SteerContext<'a> {
     pub seed: u64,
     /// Most neighbours a boid considers (`usize::MAX`: all).
     pub cap: usize,
+    /// A neighbour counts only when the cosine between the boid's heading and the direction to
+    /// it is at least this (-1: seen all round; see `FlockParams::view_min_cos`).
+    pub view_min_cos: f32,
     /// Stable identity of each boid, by input index.
     pub ids: &'a [u32],
 }

@@ -54,6 +54,7 @@ impl Reynolds {
             self.perception_radius,
             self.separation_radius,
             ctx.cap,
+            ctx.view_min_cos,
         );
         let mut a = Vec2::ZERO;
         if s.seen > 0 {

@@ -39,7 +39,7 @@ impl Vicsek {
     #[inline]
     pub(super) fn steer(&self, grid: &NeighbourGrid, k: usize, ctx: &SteerContext) -> (Vec2, u32) {
         let v = grid.vel(k);
-        let s = grid.neighbour_sums::<false, false>(k, self.radius, 0.0, ctx.cap);
+        let s = grid.neighbour_sums::<false, false>(k, self.radius, 0.0, ctx.cap, ctx.view_min_cos);
         // All particles share one speed, so the angle of the summed velocities is the angle of
         // the summed unit headings (atan2 of summed sines and cosines), itself included.
         let sum = s.seen_velocity + v;

@@ -12,6 +12,8 @@ impl Preset {
         for (key, value) in &table {
             match value {
                 Value::Table(inner) => names.extend(inner.keys().map(|k| format!("{key}.{k}"))),
+                // Obstacles are a list of shapes, not a number to set.
+                Value::Array(_) => {}
                 _ if key == "version" => {}
                 _ => names.push(key.clone()),
             }
