@@ -239,7 +239,14 @@ fn mirror_screenshot(display: &Display, board_args: &[&str], name: &str) -> Pict
     let out: PathBuf =
         std::env::temp_dir().join(format!("murmur-test-{}-{name}.png", std::process::id()));
     let status = Command::new(env!("CARGO_BIN_EXE_murmur"))
-        .args(["mirror", "--frames", "60", "--port", port.trim(), "--screenshot"])
+        .args([
+            "mirror",
+            "--frames",
+            "60",
+            "--port",
+            port.trim(),
+            "--screenshot",
+        ])
         .arg(&out)
         .env("DISPLAY", &display.name)
         .env("XDG_RUNTIME_DIR", std::env::temp_dir())
@@ -247,7 +254,10 @@ fn mirror_screenshot(display: &Display, board_args: &[&str], name: &str) -> Pict
         .expect("murmur runs");
     let _ = board.kill();
     let _ = board.wait();
-    assert!(status.success(), "murmur mirror --screenshot failed: {status}");
+    assert!(
+        status.success(),
+        "murmur mirror --screenshot failed: {status}"
+    );
     load(&out)
 }
 

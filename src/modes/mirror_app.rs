@@ -3,12 +3,12 @@
 
 use super::ModeError;
 use bevy::prelude::*;
+use bevy::render::view::screenshot::{Screenshot, ScreenshotCaptured, save_to_disk};
 use bevy::window::WindowResolution;
 use bevy_egui::{EguiContexts, EguiPlugin, EguiPrimaryContextPass, egui};
 use oled_view::{MicroboidsPlugin, spawn_screen};
 use serial_bridge::link::Source;
 use serial_bridge::plugin::{LinkError, LocalBoard, MirrorState, RemoteBoard, SerialBridgePlugin};
-use bevy::render::view::screenshot::{Screenshot, ScreenshotCaptured, save_to_disk};
 use std::path::PathBuf;
 use std::time::{Duration, Instant};
 

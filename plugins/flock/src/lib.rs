@@ -34,8 +34,8 @@ pub use plugin::{FlockPlugin, FlockPlugins, FlockSystems, TransformSyncPlugin};
 pub mod prelude {
     pub use crate::TICK;
     pub use crate::components::{
-        BodyDriven, Boid, Flock, FlockColumns, FlockMember, Hunter, Leader, NeighbourCount, Piloted,
-        Position, Predator, Velocity,
+        BodyDriven, Boid, Flock, FlockColumns, FlockMember, Hunter, Leader, NeighbourCount,
+        Piloted, Position, Predator, Velocity,
     };
     pub use crate::measure::{flock_metrics, flock_state_hash};
     pub use crate::plugin::{FlockPlugin, FlockPlugins, FlockSystems, TransformSyncPlugin};

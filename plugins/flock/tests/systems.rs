@@ -344,11 +344,14 @@ fn birds_in_a_predators_range_turn_away_and_the_rest_do_not() {
     let mut reference = FlockSim::new(p, 300, 4);
     let at = Vec2::new(30.0, -20.0);
     let predator = PredatorParams::default();
-    app.world_mut().spawn((Predator { params: predator }, Position(at)));
-    reference.predators.push(flock_core::predator::PredatorState {
-        pos: at,
-        params: predator,
-    });
+    app.world_mut()
+        .spawn((Predator { params: predator }, Position(at)));
+    reference
+        .predators
+        .push(flock_core::predator::PredatorState {
+            pos: at,
+            params: predator,
+        });
     let mut unthreatened = reference.clone();
     unthreatened.predators.clear();
     let start = reference.pos.clone();

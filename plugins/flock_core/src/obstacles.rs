@@ -107,7 +107,12 @@ impl Obstacle {
 fn hull_area(points: &[[f32; 2]]) -> f32 {
     let pts: Vec<Vec2> = points.iter().map(|p| Vec2::new(p[0], p[1])).collect();
     let start = (0..pts.len())
-        .min_by(|&a, &b| pts[a].x.total_cmp(&pts[b].x).then(pts[a].y.total_cmp(&pts[b].y)))
+        .min_by(|&a, &b| {
+            pts[a]
+                .x
+                .total_cmp(&pts[b].x)
+                .then(pts[a].y.total_cmp(&pts[b].y))
+        })
         .expect("at least three points");
     let mut hull = vec![start];
     let mut current = start;

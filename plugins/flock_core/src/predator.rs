@@ -111,7 +111,11 @@ mod tests {
         let p = PredatorParams::default();
         assert_eq!(p.flee(Vec2::new(30.0, -40.0)), Vec2::new(0.5, -0.5));
         assert_eq!(p.flee(Vec2::new(-10.0, 0.0)), Vec2::new(-0.5, 0.0));
-        assert_eq!(p.flee(Vec2::new(60.0, 80.0)), Vec2::ZERO, "at the range: out");
+        assert_eq!(
+            p.flee(Vec2::new(60.0, 80.0)),
+            Vec2::ZERO,
+            "at the range: out"
+        );
         assert_eq!(p.flee(Vec2::new(200.0, 0.0)), Vec2::ZERO);
     }
 

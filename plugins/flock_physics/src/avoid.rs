@@ -108,31 +108,44 @@ pub fn steer_round_obstacles(
                     continue;
                 }
                 let (p, v) = (c.pos[i], c.vel[i]);
+                // Look where the bird is about to go (its flock, leader and predators have had
+                // their say), so a bird pressed against a wall by its leader finds the way round.
+                let wish = v + c.acc[i];
+                let Some(dir) = wish.try_normalize().or_else(|| v.try_normalize()) else {
+                    continue;
+                };
                 let speed = v.length();
-                if !(speed > 1e-6) || !p.is_finite() {
+                if !p.is_finite() {
                     continue;
                 }
-                let reach = (speed * a.look_ahead).max(near) + a.clearance;
+                let reach = (speed.max(0.5 * cruise) * a.look_ahead).max(near) + a.clearance;
                 // Most birds are nowhere near an obstacle: skip the cast for them.
                 if !boxes.iter().any(|(lo, hi)| {
-                    p.cmpge(*lo - Vec2::splat(reach)).all() && p.cmple(*hi + Vec2::splat(reach)).all()
+                    p.cmpge(*lo - Vec2::splat(reach)).all()
+                        && p.cmple(*hi + Vec2::splat(reach)).all()
                 }) {
                     continue;
                 }
-                let dir = v / speed;
                 let Some((distance, normal)) =
                     clear_distance(&pipeline, p, dir, a.clearance, reach)
                 else {
                     continue;
                 };
-                // Turn first towards the side the obstacle's surface slopes away to.
-                let side = if dir.perp_dot(normal) > 0.0 { -1.0 } else { 1.0 };
+                // Turn first the way the surface slopes away (towards the tangent nearest the
+                // heading); head-on, to the left.
+                let side = if dir.perp_dot(normal) < 0.0 {
+                    -1.0
+                } else {
+                    1.0
+                };
                 let mut chosen = None;
                 'search: for step in 1..=STEPS {
                     for s in [side, -side] {
                         let angle = (s * step as f32 * STEP_DEGREES).to_radians();
                         let d = Vec2::from_angle(angle).rotate(dir);
-                        if clear_distance(&pipeline, p, d, a.clearance, reach).is_none() {
+                        // A slimmer disc for the search: a bird already at its clearance from
+                        // a wall must still find the way along it clear.
+                        if clear_distance(&pipeline, p, d, 0.5 * a.clearance, reach).is_none() {
                             chosen = Some(d);
                             break 'search;
                         }

@@ -129,7 +129,10 @@ pub fn read_back(
         let mut v = body.linear * dt;
         if let Ok(flock) = flocks.get(member.0) {
             let before = p;
-            flock.params.edges.confine(&flock.params.bounds(), &mut p, &mut v);
+            flock
+                .params
+                .edges
+                .confine(&flock.params.bounds(), &mut p, &mut v);
             if p != before {
                 transform.translation = p.extend(transform.translation.z);
                 body.linear = v / dt.max(1e-6);

@@ -85,7 +85,11 @@ fn push_out(pipeline: &RapierQueryPipeline<'_>, p: Vec2, radius: f32, fallback: 
         -to_surface
     }
     .try_normalize()
-    .unwrap_or(if fallback == Vec2::ZERO { Vec2::X } else { fallback });
+    .unwrap_or(if fallback == Vec2::ZERO {
+        Vec2::X
+    } else {
+        fallback
+    });
     projection.point + out * (radius + SKIN)
 }
 
@@ -93,7 +97,10 @@ fn push_out(pipeline: &RapierQueryPipeline<'_>, p: Vec2, radius: f32, fallback: 
 /// and writes the corrected birds back.
 pub fn keep_out_of_obstacles(
     mut flocks: Query<(Entity, &Flock, &mut FlockColumns)>,
-    mut birds: Query<(&mut Position, &mut Velocity), (With<Boid>, Without<Piloted>, Without<BodyDriven>)>,
+    mut birds: Query<
+        (&mut Position, &mut Velocity),
+        (With<Boid>, Without<Piloted>, Without<BodyDriven>),
+    >,
     start: Res<StartPositions>,
     rapier: ReadRapierContext,
 ) {

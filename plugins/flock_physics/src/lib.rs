@@ -18,7 +18,7 @@ pub use plugin::{FlockPhysicsPlugin, FlockPhysicsSystems};
 
 /// The items most users need.
 pub mod prelude {
-    pub use crate::bodies::BirdBodies;
+    pub use crate::bodies::{BirdBodies, BirdBody};
     pub use crate::groups::{BIRD_BODIES, OBSTACLES, WORLD};
     pub use crate::obstacle::{ObstacleBody, spawn_obstacle};
     pub use crate::plugin::{FlockPhysicsPlugin, FlockPhysicsSystems};

@@ -50,7 +50,10 @@ pub fn hunt(
         };
         vel.0 = predator.params.chase(vel.0, Some(to_prey));
         let (mut p, mut v) = (pos.0 + vel.0, vel.0);
-        flock.params.edges.confine(&flock.params.bounds(), &mut p, &mut v);
+        flock
+            .params
+            .edges
+            .confine(&flock.params.bounds(), &mut p, &mut v);
         pos.0 = p;
         vel.0 = v;
     }

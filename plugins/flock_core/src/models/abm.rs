@@ -46,7 +46,13 @@ impl AbmFlocking {
     #[inline]
     pub(super) fn steer(&self, grid: &NeighbourGrid, k: usize, ctx: &SteerContext) -> (Vec2, u32) {
         let v = grid.vel(k);
-        let s = grid.neighbour_sums::<true, false>(k, self.vision, self.separation, ctx.cap, ctx.view_min_cos);
+        let s = grid.neighbour_sums::<true, false>(
+            k,
+            self.vision,
+            self.separation,
+            ctx.cap,
+            ctx.view_min_cos,
+        );
         let n = s.seen.max(1) as f32;
         let change = (s.seen_offset * self.cohere_factor - s.near_offset * self.separate_factor
             + s.seen_velocity * self.match_factor)

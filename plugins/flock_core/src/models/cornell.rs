@@ -46,8 +46,13 @@ impl Cornell {
     #[inline]
     pub(super) fn steer(&self, grid: &NeighbourGrid, k: usize, ctx: &SteerContext) -> (Vec2, u32) {
         let v = grid.vel(k);
-        let s =
-            grid.neighbour_sums::<true, false>(k, self.visual_range, self.protected_range, ctx.cap, ctx.view_min_cos);
+        let s = grid.neighbour_sums::<true, false>(
+            k,
+            self.visual_range,
+            self.protected_range,
+            ctx.cap,
+            ctx.view_min_cos,
+        );
         // close_d = sum of (pos - other.pos) over the boids inside the protected range.
         let mut a = -s.near_offset * self.avoid_factor;
         if s.seen > 0 {

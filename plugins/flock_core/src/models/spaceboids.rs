@@ -54,7 +54,13 @@ impl Default for SpaceBoids {
 impl SpaceBoids {
     #[inline]
     pub(super) fn steer(&self, grid: &NeighbourGrid, k: usize, ctx: &SteerContext) -> (Vec2, u32) {
-        let s = grid.neighbour_sums::<true, false>(k, self.sight_range, self.near_range, ctx.cap, ctx.view_min_cos);
+        let s = grid.neighbour_sums::<true, false>(
+            k,
+            self.sight_range,
+            self.near_range,
+            ctx.cap,
+            ctx.view_min_cos,
+        );
         let id = ctx.ids[grid.order()[k] as usize] as u64;
         // The source divides by the neighbour count even when it is 0 and normalises zero
         // vectors; here an empty neighbourhood or a zero sum adds nothing.
