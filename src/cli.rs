@@ -103,6 +103,10 @@ pub struct SceneArgs {
     /// `--set edges.mode=wrap`; repeatable.
     #[arg(long = "set", value_name = "NAME=VALUE")]
     pub overrides: Vec<String>,
+    /// Let a hunting predator loose at world position X,Y before the first tick (it chases the
+    /// nearest bird; the preset's `[predator]` table tunes it).
+    #[arg(long, value_name = "X,Y", value_parser = parse_point, allow_hyphen_values = true)]
+    pub hunter: Option<(f32, f32)>,
     /// Place a leader at world position X,Y (the world's centre is 0,0) before the first tick.
     /// (Kept last among the scene flags.)
     #[arg(long, value_name = "X,Y", value_parser = parse_point, allow_hyphen_values = true)]

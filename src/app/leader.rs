@@ -63,7 +63,8 @@ fn click(
     config: Res<SceneConfig>,
     leader: Query<Entity, With<ClickLeader>>,
 ) {
-    let over_ui = wants.wants_any_pointer_input();
+    // Shift + click edits obstacles instead.
+    let over_ui = wants.wants_any_pointer_input() || super::obstacles::editing_obstacles(&keys);
     if mouse.just_pressed(MouseButton::Left)
         && !over_ui
         && let Some(at) = cursor.0

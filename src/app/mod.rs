@@ -2,13 +2,16 @@
 //! keyboard and mouse controls, and a help line. Each module is a small plugin.
 
 pub mod board;
+pub mod bodies;
 pub mod camera;
 pub mod controls;
 pub mod hud;
 pub mod leader;
 pub mod meter;
+pub mod obstacles;
 pub mod panel;
 pub mod player;
+pub mod predators;
 pub mod render;
 pub mod scene;
 
@@ -18,6 +21,7 @@ use bevy::window::{PresentMode, WindowResolution};
 use bevy_egui::{EguiGlobalSettings, EguiPlugin};
 use bevy_rapier2d::prelude::{NoUserData, RapierPhysicsPlugin, TimestepMode};
 use flock::prelude::*;
+use flock_physics::FlockPhysicsPlugin;
 pub use scene::SceneConfig;
 
 /// Rapier's length unit: world units are pixels, a metre is 50 of them.
@@ -52,6 +56,9 @@ pub fn plugin(app: &mut App) {
         meter::plugin,
         board::plugin,
         panel::plugin,
+        obstacles::plugin,
+        predators::plugin,
+        bodies::plugin,
     ));
 }
 
@@ -100,6 +107,6 @@ pub fn engine(window: (u32, u32)) -> App {
         ..default()
     })
     .add_plugins(EguiPlugin::default())
-    .add_plugins(FlockPlugin::default());
+    .add_plugins((FlockPlugin::default(), FlockPhysicsPlugin::default()));
     app
 }

@@ -8,8 +8,8 @@ use bevy::camera::visibility::RenderLayers;
 use bevy::prelude::*;
 use bevy_rapier2d::dynamics::Velocity as BodyVelocity;
 use bevy_rapier2d::prelude::{
-    AdditionalMassProperties, Collider, ColliderMassProperties, Damping, DefaultRapierContext,
-    ExternalForce, LockedAxes, RapierConfiguration, RigidBody,
+    AdditionalMassProperties, Collider, ColliderMassProperties, CollisionGroups, Damping,
+    DefaultRapierContext, ExternalForce, Group, LockedAxes, RapierConfiguration, RigidBody,
 };
 use flock::prelude::*;
 
@@ -85,10 +85,7 @@ fn spawn_player(
             Piloted,
             Position(Vec2::ZERO),
         ),
-        Leader::new(LeaderParams {
-            follow_range: tuning.lead_range * config.preset.world.width,
-            ..config.preset.leader
-        }),
+        player_leader(&config, &tuning),
         SpecialBird {
             colour: GOLD,
             scale: 2.0,
@@ -106,6 +103,8 @@ fn spawn_player(
                 angular_damping: 0.0,
             },
             LockedAxes::ROTATION_LOCKED,
+            // Not an obstacle: the flock's look-ahead casts pass it by.
+            CollisionGroups::new(flock_physics::groups::WORLD, Group::ALL),
         ),
         RenderLayers::layer(WORLD_LAYER),
     ));
@@ -121,9 +120,18 @@ fn spawn_player(
         commands.spawn((
             RigidBody::Fixed,
             Collider::cuboid(hx, hy),
+            CollisionGroups::new(flock_physics::groups::WORLD, Group::ALL),
             Transform::from_xyz(x, y, 0.0),
         ));
     }
+}
+
+/// The player as a leader: the preset's leader tuning, followed within the player's lead range.
+pub fn player_leader(config: &SceneConfig, tuning: &PlayerTuning) -> Leader {
+    Leader::new(LeaderParams {
+        follow_range: tuning.lead_range * config.preset.world.width,
+        ..config.preset.leader
+    })
 }
 
 /// The direction the keys ask for (WASD or arrows), unit length or zero.

@@ -16,6 +16,8 @@ pub struct SceneConfig {
     pub seed: u64,
     /// Where to place a leader at start, if anywhere.
     pub leader: Option<Vec2>,
+    /// Where to let a hunting predator loose at start, if anywhere.
+    pub hunter: Option<Vec2>,
 }
 
 impl SceneConfig {
@@ -27,6 +29,7 @@ impl SceneConfig {
             preset,
             seed,
             leader: None,
+            hunter: None,
         })
     }
 }

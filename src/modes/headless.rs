@@ -55,6 +55,41 @@ pub fn flock_app(params: FlockParams, boids: usize, seed: u64) -> (App, Entity) 
     (app, flock)
 }
 
+/// Adds rapier and the flock's physics (obstacles, physical birds) to a headless app, with the
+/// preset's obstacles and body settings; the app's scale and step (50 px a metre, four
+/// substeps a tick).
+pub fn add_physics(app: &mut App, preset: &Preset) {
+    use bevy_rapier2d::prelude::{
+        DefaultRapierContext, NoUserData, RapierConfiguration, RapierPhysicsPlugin, TimestepMode,
+    };
+    use flock_physics::prelude::*;
+    app.add_plugins((
+        bevy::transform::TransformPlugin,
+        RapierPhysicsPlugin::<NoUserData>::pixels_per_meter(50.0).in_fixed_schedule(),
+        FlockPhysicsPlugin::default(),
+    ))
+    .insert_resource(TimestepMode::Fixed {
+        dt: TICK.as_secs_f32(),
+        substeps: 4,
+    })
+    .insert_resource(BirdBodies {
+        enabled: preset.bodies.enabled,
+        radius: preset.bodies.bird_radius,
+    })
+    .add_systems(
+        Startup,
+        |mut config: Single<&mut RapierConfiguration, With<DefaultRapierContext>>| {
+            config.gravity = Vec2::ZERO;
+        },
+    );
+    let world = app.world_mut();
+    let mut commands = world.commands();
+    for obstacle in &preset.obstacles {
+        spawn_obstacle(&mut commands, obstacle.clone());
+    }
+    world.flush();
+}
+
 /// Where figures go besides standard output.
 enum MetricsFile {
     Csv(std::fs::File),
@@ -95,6 +130,19 @@ pub fn run(args: HeadlessArgs) -> Result<(), ModeError> {
     if let Some((x, y)) = args.scene.leader {
         app.world_mut()
             .spawn((Leader::new(preset.leader), Position(Vec2::new(x, y))));
+    }
+    if !preset.obstacles.is_empty() || preset.bodies.enabled {
+        add_physics(&mut app, &preset);
+    }
+    if let Some((x, y)) = args.scene.hunter {
+        app.world_mut().spawn((
+            Predator {
+                params: preset.predator,
+            },
+            Hunter,
+            Position(Vec2::new(x, y)),
+            Velocity(Vec2::new(preset.predator.hunt_speed, 0.0)),
+        ));
     }
     let stdout = std::io::stdout();
     let mut out = stdout.lock();

@@ -48,6 +48,7 @@ mod tests {
             world,
             overrides: set.iter().map(|s| s.to_string()).collect(),
             leader: None,
+            hunter: None,
         }
     }
 

@@ -54,6 +54,7 @@ pub fn run(args: ScreenshotArgs) -> Result<(), ModeError> {
             boids,
             seed: args.scene.seed(),
             leader: args.scene.leader.map(|(x, y)| Vec2::new(x, y)),
+            hunter: args.scene.hunter.map(|(x, y)| Vec2::new(x, y)),
         },
         window: args.size,
     });

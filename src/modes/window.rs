@@ -37,6 +37,7 @@ pub fn run(args: RunArgs) -> Result<(), ModeError> {
             boids,
             seed,
             leader: args.scene.leader.map(|(x, y)| Vec2::new(x, y)),
+            hunter: args.scene.hunter.map(|(x, y)| Vec2::new(x, y)),
         },
         window: args.size,
     });

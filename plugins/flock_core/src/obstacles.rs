@@ -103,9 +103,50 @@ impl Obstacle {
     }
 }
 
-/// Area of the convex hull of `points` (gift wrapping; few points).
-fn hull_area(points: &[[f32; 2]]) -> f32 {
+impl Obstacle {
+    /// Signed distance from `p` to the obstacle's surface: negative inside.
+    pub fn distance(&self, p: Vec2) -> f32 {
+        match self {
+            Self::Circle { x, y, radius } => (p - Vec2::new(*x, *y)).length() - radius,
+            Self::Box {
+                x,
+                y,
+                width,
+                height,
+                angle,
+            } => {
+                let local = Vec2::from_angle(-angle.to_radians()).rotate(p - Vec2::new(*x, *y));
+                let q = local.abs() - Vec2::new(*width, *height) * 0.5;
+                q.max(Vec2::ZERO).length() + q.x.max(q.y).min(0.0)
+            }
+            Self::Polygon { points } => {
+                let hull = convex_hull(points);
+                let n = hull.len();
+                if n < 3 {
+                    return f32::INFINITY;
+                }
+                let mut inside = true;
+                let mut nearest = f32::INFINITY;
+                for i in 0..n {
+                    let (a, b) = (hull[i], hull[(i + 1) % n]);
+                    // The hull runs counter-clockwise: inside is to the left of every edge.
+                    inside &= (b - a).perp_dot(p - a) >= 0.0;
+                    let t = ((p - a).dot(b - a) / (b - a).length_squared()).clamp(0.0, 1.0);
+                    nearest = nearest.min((p - (a + (b - a) * t)).length());
+                }
+                if inside { -nearest } else { nearest }
+            }
+        }
+    }
+}
+
+/// The convex hull of `points`, counter-clockwise (gift wrapping; obstacles have few points).
+/// Fewer than three points, or all on one line, give what is left of the wrap.
+pub fn convex_hull(points: &[[f32; 2]]) -> Vec<Vec2> {
     let pts: Vec<Vec2> = points.iter().map(|p| Vec2::new(p[0], p[1])).collect();
+    if pts.is_empty() {
+        return pts;
+    }
     let start = (0..pts.len())
         .min_by(|&a, &b| {
             pts[a]
@@ -113,7 +154,7 @@ fn hull_area(points: &[[f32; 2]]) -> f32 {
                 .total_cmp(&pts[b].x)
                 .then(pts[a].y.total_cmp(&pts[b].y))
         })
-        .expect("at least three points");
+        .expect("not empty");
     let mut hull = vec![start];
     let mut current = start;
     loop {
@@ -130,10 +171,18 @@ fn hull_area(points: &[[f32; 2]]) -> f32 {
         hull.push(next);
         current = next;
     }
+    hull.into_iter().map(|i| pts[i]).collect()
+}
+
+/// Area of the convex hull of `points`.
+fn hull_area(points: &[[f32; 2]]) -> f32 {
+    let hull = convex_hull(points);
+    if hull.len() < 3 {
+        return 0.0;
+    }
     let mut twice = 0.0;
-    for (k, &i) in hull.iter().enumerate() {
-        let j = hull[(k + 1) % hull.len()];
-        twice += pts[i].perp_dot(pts[j]);
+    for (k, &a) in hull.iter().enumerate() {
+        twice += a.perp_dot(hull[(k + 1) % hull.len()]);
     }
     (twice * 0.5).abs()
 }
@@ -218,5 +267,32 @@ mod tests {
             points: vec![[0.0, 0.0], [1.0, 1.0]],
         };
         assert!(two.validate().unwrap_err().contains("3 points"));
+    }
+
+    #[test]
+    fn distances_are_negative_inside_and_exact_outside() {
+        let disc = Obstacle::circle(Vec2::new(10.0, 0.0), 5.0);
+        assert_eq!(disc.distance(Vec2::new(20.0, 0.0)), 5.0);
+        assert_eq!(disc.distance(Vec2::new(10.0, 0.0)), -5.0);
+        let turned = Obstacle::Box {
+            x: 0.0,
+            y: 0.0,
+            width: 10.0,
+            height: 2.0,
+            angle: 90.0,
+        };
+        assert!((turned.distance(Vec2::new(0.0, 4.0)) + 1.0).abs() < 1e-5);
+        assert!((turned.distance(Vec2::new(3.0, 0.0)) - 2.0).abs() < 1e-5);
+        // Points given clockwise and with one inside the hull.
+        let square = Obstacle::Polygon {
+            points: vec![[0.0, 0.0], [0.0, 4.0], [1.0, 1.0], [4.0, 4.0], [4.0, 0.0]],
+        };
+        assert_eq!(
+            convex_hull(&[[0.0, 0.0], [0.0, 4.0], [1.0, 1.0], [4.0, 4.0], [4.0, 0.0]]).len(),
+            4
+        );
+        assert_eq!(square.distance(Vec2::new(2.0, 2.0)), -2.0);
+        assert_eq!(square.distance(Vec2::new(7.0, 0.0)), 3.0);
+        assert!((square.distance(Vec2::new(7.0, 8.0)) - 5.0).abs() < 1e-5);
     }
 }

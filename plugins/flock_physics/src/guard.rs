@@ -45,7 +45,7 @@ fn sweep(
     radius: f32,
 ) -> (Vec2, Option<Vec2>) {
     let length = motion.length();
-    if !(length > 0.0) {
+    if length.is_nan() || length <= 0.0 {
         return (from, None);
     }
     let dir = motion / length;
@@ -61,7 +61,7 @@ fn sweep(
     let rest = motion - dir * toi;
     let slide = rest - normal * rest.dot(normal).min(0.0);
     let slide_length = slide.length();
-    if !(slide_length > SKIN) {
+    if slide_length.is_nan() || slide_length <= SKIN {
         return (contact, Some(normal));
     }
     let slide_dir = slide / slide_length;

@@ -49,45 +49,6 @@ fn app() -> App {
     app
 }
 
-/// Signed distance from `p` to `obstacle` (negative inside).
-fn distance(obstacle: &Obstacle, p: Vec2) -> f32 {
-    match obstacle {
-        Obstacle::Circle { x, y, radius } => (p - Vec2::new(*x, *y)).length() - radius,
-        Obstacle::Box {
-            x,
-            y,
-            width,
-            height,
-            angle,
-        } => {
-            let local = Vec2::from_angle(-angle.to_radians()).rotate(p - Vec2::new(*x, *y));
-            let q = local.abs() - Vec2::new(*width, *height) * 0.5;
-            q.max(Vec2::ZERO).length() + q.x.max(q.y).min(0.0)
-        }
-        Obstacle::Polygon { points } => {
-            let pts: Vec<Vec2> = points.iter().map(|p| Vec2::new(p[0], p[1])).collect();
-            let n = pts.len();
-            let edge_distance = (0..n)
-                .map(|i| {
-                    let (a, b) = (pts[i], pts[(i + 1) % n]);
-                    let t = ((p - a).dot(b - a) / (b - a).length_squared()).clamp(0.0, 1.0);
-                    (p - (a + (b - a) * t)).length()
-                })
-                .fold(f32::MAX, f32::min);
-            // Inside when on the same side of every edge (the test's polygons are convex).
-            let sides: Vec<f32> = (0..n)
-                .map(|i| (pts[(i + 1) % n] - pts[i]).perp_dot(p - pts[i]))
-                .collect();
-            let inside = sides.iter().all(|&s| s > 0.0) || sides.iter().all(|&s| s < 0.0);
-            if inside {
-                -edge_distance
-            } else {
-                edge_distance
-            }
-        }
-    }
-}
-
 fn spawn_obstacles(app: &mut App, obstacles: &[Obstacle]) {
     let world = app.world_mut();
     let mut commands = world.commands();
@@ -210,7 +171,7 @@ fn fast_birds_cross_a_corridor_of_obstacles_without_touching_one() {
             for k in 0..=20 {
                 let p = a.lerp(*b, k as f32 / 20.0);
                 for o in &obstacles {
-                    let d = distance(o, p);
+                    let d = o.distance(p);
                     nearest = nearest.min(d);
                     assert!(
                         d >= 0.5 * clearance,
@@ -271,7 +232,7 @@ fn physical_birds_keep_their_number_and_never_overlap() {
                 a.is_finite() && world.contains(*a),
                 "tick {tick}: bird {i} at {a}"
             );
-            closest_pillar = closest_pillar.min(distance(&pillar, *a));
+            closest_pillar = closest_pillar.min(pillar.distance(*a));
             for b in &pos[i + 1..] {
                 closest_pair = closest_pair.min((*a - *b).length());
             }

@@ -23,6 +23,10 @@ pub const BUILTIN_PRESETS: &[(&str, &str)] = &[
         include_str!("../../../../assets/presets/couzin.toml"),
     ),
     ("abm", include_str!("../../../../assets/presets/abm.toml")),
+    (
+        "obstacles",
+        include_str!("../../../../assets/presets/obstacles.toml"),
+    ),
 ];
 
 /// Names of the built-in presets.

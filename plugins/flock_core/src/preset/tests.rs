@@ -4,7 +4,12 @@ use super::*;
 fn every_builtin_preset_loads_and_validates() {
     for (name, _) in BUILTIN_PRESETS {
         let preset = Preset::load(name).unwrap_or_else(|e| panic!("{e}"));
-        assert_eq!(preset.model.name(), *name);
+        if *name == "obstacles" {
+            assert_eq!(preset.model, ModelKind::Reynolds);
+            assert_eq!(preset.obstacles.len(), 5);
+        } else {
+            assert_eq!(preset.model.name(), *name, "a model's own preset");
+        }
     }
 }
 
