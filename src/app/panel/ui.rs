@@ -209,7 +209,30 @@ pub(super) fn draw_panel(
                         if config.preset.edges.mode == EdgeMode::Turn {
                             sliders_for(ui, &config, "edges", &mut out);
                         }
+                        // Couzin has its own blind angle among its parameters.
+                        if config.preset.model != ModelKind::Couzin {
+                            sliders_for(ui, &config, "view", &mut out);
+                        }
                     });
+
+                ui.collapsing("Obstacles, predators, bodies", |ui| {
+                    ui.label("Shift+click: obstacle · Shift+right click: remove it");
+                    ui.label("X: a hunter · K: the gold bird as predator");
+                    sliders_for(ui, &config, "avoidance", &mut out);
+                    sliders_for(ui, &config, "predator", &mut out);
+                    let mut physical = config.preset.bodies.enabled;
+                    if ui
+                        .checkbox(&mut physical, "physical birds (B)")
+                        .on_hover_text("Every bird a rigid body that collides: for small flocks")
+                        .changed()
+                    {
+                        out.push(PanelAction::Set {
+                            name: "bodies.enabled".into(),
+                            value: physical.to_string(),
+                        });
+                    }
+                    sliders_for(ui, &config, "bodies", &mut out);
+                });
 
                 ui.collapsing("Leader and player", |ui| {
                     let mode = config.preset.leader.mode;
