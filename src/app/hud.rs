@@ -22,24 +22,36 @@ fn draw_hud(
     diagnostics: Res<DiagnosticsStore>,
     birds: Query<(), (With<Boid>, Without<Player>)>,
     panel: Option<Res<super::panel::PanelState>>,
-    player: Query<&Leader, With<Player>>,
+    player: Query<(Option<&Leader>, Has<Predator>), With<Player>>,
+    hunters: Query<(), With<Hunter>>,
+    bodies: Option<Res<flock_physics::prelude::BirdBodies>>,
 ) -> Result {
     let ctx = contexts.ctx_mut()?;
     let fps = diagnostics
         .get(&FrameTimeDiagnosticsPlugin::FPS)
         .and_then(|d| d.smoothed())
         .unwrap_or(0.0);
-    let following = match player.iter().next().map(|l| l.params.mode) {
-        Some(LeaderMode::Flee) => "flees",
-        Some(LeaderMode::Off) => "ignores",
-        _ => "follows",
+    let gold = match player.iter().next() {
+        Some((_, true)) => "the gold bird is a predator",
+        Some((Some(l), _)) if l.params.mode == LeaderMode::Flee => "the flock flees the gold bird",
+        Some((Some(l), _)) if l.params.mode == LeaderMode::Off => "the flock ignores the gold bird",
+        _ => "the flock follows the gold bird",
     };
+    let mut extras = String::new();
+    if !hunters.is_empty() {
+        extras.push_str(" · a hunter is loose");
+    }
+    if bodies.is_some_and(|b| b.enabled) {
+        extras.push_str(" · physical birds");
+    }
+    if paused.0 {
+        extras.push_str(" · PAUSED");
+    }
     let status = format!(
-        "{} birds · {} · seed {} · {fps:.0} fps · the flock {following} the gold bird{}",
+        "{} birds · {} · seed {} · {fps:.0} fps · {gold}{extras}",
         birds.iter().count(),
         config.preset.model.name(),
         config.seed,
-        if paused.0 { " · PAUSED" } else { "" }
     );
     let frame = egui::Frame::NONE
         .fill(egui::Color32::from_rgba_unmultiplied(10, 20, 40, 170))

@@ -58,6 +58,7 @@ pub fn plugin(app: &mut App) {
         panel::plugin,
         obstacles::plugin,
         predators::plugin,
+        predators::rings_plugin,
         bodies::plugin,
     ));
 }

@@ -17,18 +17,15 @@ pub struct Hawk;
 /// The hunter's colour.
 const HAWK_RED: Color = Color::srgb_u8(190, 30, 30);
 
-/// Adds this module's systems.
+/// Adds this module's systems (the rings are drawn by [`rings_plugin`]).
 pub fn plugin(app: &mut App) {
     app.add_systems(Startup, start_hawk.after(SpawnScene))
-        .add_systems(
-            Update,
-            (
-                toggle_player_predator,
-                toggle_hawk,
-                follow_preset,
-                draw_ranges,
-            ),
-        );
+        .add_systems(Update, (toggle_player_predator, toggle_hawk, follow_preset));
+}
+
+/// Draws each predator's range as a faint ring (needs Bevy's gizmos).
+pub fn rings_plugin(app: &mut App) {
+    app.add_systems(Update, draw_ranges);
 }
 
 fn start_hawk(mut commands: Commands, config: Res<SceneConfig>) {
