@@ -18,9 +18,41 @@ struct Display {
 impl Drop for Display {
     fn drop(&mut self) {
         if let Some(server) = &mut self.server {
+            // SIGTERM lets Xvfb remove its lock file and socket; SIGKILL would leave them behind
+            // and, run after run, use up the display numbers.
+            let _ = Command::new("kill")
+                .args(["-TERM", &server.id().to_string()])
+                .status();
+            for _ in 0..40 {
+                if let Ok(Some(_)) = server.try_wait() {
+                    return;
+                }
+                std::thread::sleep(std::time::Duration::from_millis(50));
+            }
             let _ = server.kill();
             let _ = server.wait();
         }
+    }
+}
+
+/// Whether display `n` is taken. A lock file whose server is gone (killed without cleaning up)
+/// is stale: it and its socket are removed, and the number is free again.
+fn display_taken(n: u32) -> bool {
+    let lock = format!("/tmp/.X{n}-lock");
+    let socket = format!("/tmp/.X11-unix/X{n}");
+    let Ok(text) = std::fs::read_to_string(&lock) else {
+        return Path::new(&socket).exists();
+    };
+    let alive = text
+        .trim()
+        .parse::<u32>()
+        .is_ok_and(|pid| Path::new(&format!("/proc/{pid}")).exists());
+    if alive {
+        return true;
+    }
+    std::fs::remove_file(&lock).is_err() || {
+        let _ = std::fs::remove_file(&socket);
+        false
     }
 }
 
@@ -30,10 +62,8 @@ fn display() -> Option<Display> {
     {
         return Some(Display { name, server: None });
     }
-    for n in 90..110 {
-        if Path::new(&format!("/tmp/.X11-unix/X{n}")).exists()
-            || Path::new(&format!("/tmp/.X{n}-lock")).exists()
-        {
+    for n in 90..190 {
+        if display_taken(n) {
             continue;
         }
         let name = format!(":{n}");
