@@ -3,7 +3,6 @@
 
 use board_link::MAX_FRAME;
 use board_link::message::{BirdRecord, Hello, encode_flock, encode_hello};
-use std::path::PathBuf;
 use std::process::Command;
 
 fn hex(bytes: &[u8]) -> String {
@@ -53,7 +52,17 @@ fn rust_frames() -> Vec<String> {
 
 #[test]
 fn c_and_rust_write_the_same_frames() {
-    let here = PathBuf::from(env!("CARGO_MANIFEST_DIR"));
+    // The C sources travel inside the test binary: a path baked in at compile time would go
+    // stale when the same target directory serves a checkout somewhere else.
+    let here = std::env::temp_dir().join(format!("board-link-c-{}", std::process::id()));
+    std::fs::create_dir_all(here.join("include")).unwrap();
+    std::fs::create_dir_all(here.join("c")).unwrap();
+    std::fs::write(
+        here.join("include/board_link.h"),
+        include_str!("../include/board_link.h"),
+    )
+    .unwrap();
+    std::fs::write(here.join("c/emit.c"), include_str!("../c/emit.c")).unwrap();
     // Cargo builds the static library (as libboard_link_c-HASH.a) in the test binary's `deps`
     // directory before it builds this test; take the newest.
     let deps = std::env::current_exe()
@@ -84,6 +93,7 @@ fn c_and_rust_write_the_same_frames() {
     assert!(status.success(), "gcc failed");
     let out = Command::new(&bin).output().expect("the C program runs");
     let _ = std::fs::remove_file(&bin);
+    let _ = std::fs::remove_dir_all(&here);
     assert!(out.status.success());
     let c: Vec<String> = String::from_utf8(out.stdout)
         .unwrap()
