@@ -5,6 +5,11 @@
 //! itself lives in the `flock` (Bevy) and `flock_core` (Bevy-free) crates under `plugins/`.
 
 pub mod app;
+#[cfg(not(target_arch = "wasm32"))]
 pub mod cli;
+#[cfg(not(target_arch = "wasm32"))]
 pub mod modes;
+#[cfg(not(target_arch = "wasm32"))]
 pub mod plot;
+#[cfg(target_arch = "wasm32")]
+pub mod web;

@@ -1,15 +1,20 @@
-//! murmur's command line: parse, then hand over to a mode.
+//! murmur's command line: parse, then hand over to a mode. In the browser (wasm32), the app
+//! itself, on the page's canvas.
 
-use clap::Parser;
-use std::process::ExitCode;
-
-fn main() -> ExitCode {
+#[cfg(not(target_arch = "wasm32"))]
+fn main() -> std::process::ExitCode {
+    use clap::Parser;
     let cli = murmur::cli::Cli::parse();
     match murmur::modes::run(cli) {
-        Ok(()) => ExitCode::SUCCESS,
+        Ok(()) => std::process::ExitCode::SUCCESS,
         Err(e) => {
             eprintln!("error: {e}");
-            ExitCode::from(e.exit_code())
+            std::process::ExitCode::from(e.exit_code())
         }
     }
+}
+
+#[cfg(target_arch = "wasm32")]
+fn main() {
+    murmur::web::run();
 }

@@ -5,7 +5,9 @@ use super::scene::ActiveFlock;
 use bevy::app::AppExit;
 use bevy::prelude::*;
 use flock::prelude::*;
-use std::time::{Duration, Instant};
+// Bevy's `Instant` also works in the browser, where std's panics.
+use bevy::platform::time::Instant;
+use std::time::Duration;
 
 /// Frames skipped first while the renderer compiles its pipelines.
 const WARM_UP_FRAMES: u32 = 5;

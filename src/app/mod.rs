@@ -77,6 +77,9 @@ pub fn engine(window: (u32, u32)) -> App {
                     resolution: WindowResolution::new(width, height)
                         .with_scale_factor_override(1.0),
                     present_mode: PresentMode::AutoVsync,
+                    // In the browser: the page's canvas, sized by the page.
+                    canvas: Some("#murmur".into()),
+                    fit_canvas_to_parent: true,
                     ..default()
                 }),
                 ..default()

@@ -6,7 +6,9 @@ use bevy::prelude::*;
 use flock::flock_core::metrics::FlockMetrics;
 use flock::prelude::*;
 use std::collections::VecDeque;
-use std::time::{Duration, Instant};
+// Bevy's `Instant` also works in the browser, where std's panics.
+use bevy::platform::time::Instant;
+use std::time::Duration;
 
 /// How far back the plots reach.
 pub const HISTORY: Duration = Duration::from_secs(30);

@@ -345,17 +345,20 @@ pub(super) fn draw_panel(
                             out.push(PanelAction::Defaults);
                         }
                     });
-                    ui.horizontal(|ui| {
-                        ui.text_edit_singleline(&mut state.save_name);
-                        if ui.button("save").clicked() {
-                            out.push(PanelAction::Save(state.save_name.trim().to_string()));
-                        }
-                    });
-                    if let Some(dir) = &state.config_dir {
+                    if let Some(dir) = state.config_dir.clone() {
+                        ui.horizontal(|ui| {
+                            ui.text_edit_singleline(&mut state.save_name);
+                            if ui.button("save").clicked() {
+                                out.push(PanelAction::Save(state.save_name.trim().to_string()));
+                            }
+                        });
                         ui.small(format!(
                             "yours live in {}",
-                            super::store::presets_dir(dir).display()
+                            super::store::presets_dir(&dir).display()
                         ));
+                    } else {
+                        // The web page, or a machine with no home: nowhere to keep presets.
+                        ui.small("no config folder here: presets cannot be saved");
                     }
                 });
 
