@@ -13,3 +13,4 @@ pub mod modes;
 pub mod plot;
 #[cfg(target_arch = "wasm32")]
 pub mod web;
+pub mod web_query;

@@ -20,6 +20,16 @@ pub struct SceneConfig {
     pub hunter: Option<Vec2>,
 }
 
+/// Grows the preset's world so that `boids` birds fly at the density its own bird count had
+/// (more birds than the preset's own count only; fewer keep the world as it is).
+pub fn keep_density(preset: &mut Preset, boids: u32) {
+    if boids > preset.world.boids && preset.world.boids > 0 {
+        let grow = (boids as f32 / preset.world.boids as f32).sqrt();
+        preset.world.width *= grow;
+        preset.world.height *= grow;
+    }
+}
+
 impl SceneConfig {
     /// A built-in preset (or preset file) with its own number of birds.
     pub fn load(preset: &str, seed: u64) -> Result<Self, flock::flock_core::preset::PresetError> {

@@ -1,6 +1,7 @@
 //! Turning scene flags into a checked preset and flock size.
 
 use super::ModeError;
+use crate::app::scene::keep_density;
 use crate::cli::SceneArgs;
 use flock::flock_core::preset::{MAX_BOIDS, Preset, PresetError};
 
@@ -27,10 +28,8 @@ pub fn resolve(args: &SceneArgs, fit: WorldFit) -> Result<(Preset, usize), ModeE
     if let Some((w, h)) = args.world {
         preset.world.width = w;
         preset.world.height = h;
-    } else if fit == WorldFit::KeepDensity && boids > preset.world.boids && preset.world.boids > 0 {
-        let grow = (boids as f32 / preset.world.boids as f32).sqrt();
-        preset.world.width *= grow;
-        preset.world.height *= grow;
+    } else if fit == WorldFit::KeepDensity {
+        keep_density(&mut preset, boids);
     }
     preset.apply_overrides(&args.overrides).map_err(usage)?;
     Ok((preset, boids as usize))

@@ -2,7 +2,9 @@
 // Chromium (Debian's, driven by playwright-core), waits for frames, clicks to place the
 // leader, and checks what a person would see: birds on the sky, a picture that changes over
 // time, the crimson leader where the click was with birds gathering, and a console without
-// errors. Screenshots go to web/test/shots/ (or the folder given).
+// errors. Then it opens the page with a scene in its address and checks the app took it, and
+// warned (not failed) about the part it could not use. Screenshots go to web/test/shots/ (or
+// the folder given).
 //
 //   node web/test/browser.mjs [dist] [shots]
 
@@ -80,20 +82,33 @@ const browser = await chromium.launch({
   ],
 });
 const errors = [];
-try {
+const logs = [];
+
+/** Opens the page at `address` and waits for its first frames. */
+async function open(address) {
   const page = await browser.newPage({ viewport: SIZE });
   page.on("console", (msg) => {
+    logs.push(`${msg.type()}: ${msg.text()}`);
     if (msg.type() === "error") errors.push(msg.text());
   });
   page.on("pageerror", (e) => errors.push(String(e)));
-  await page.goto(url);
-  const canvas = page.locator("#murmur");
-  await canvas.waitFor();
+  await page.goto(address);
+  await page.locator("#murmur").waitFor();
   // The first frames come after the wasm module is compiled and the pipelines are built.
   await page.waitForFunction(() => document.getElementById("loading") === null, null, {
     timeout: 120_000,
   });
   await page.waitForTimeout(6_000);
+  return page;
+}
+
+// Bevy's log lines reach the console with their level in the text (styled with %c).
+const logged = (level, text) => logs.some((l) => l.includes(level) && l.includes(text));
+
+try {
+  const page = await open(url);
+  const canvas = page.locator("#murmur");
+  check(logged("INFO", "murmur: 2000 birds, reynolds model, seed 1"), "the default scene starts");
 
   const first = await page.screenshot();
   await writeFile(join(shots, "1-started.png"), first);
@@ -145,12 +160,21 @@ try {
     const share = (Math.PI * 150 * 150) / (c.width * (c.height - 120));
     check(near > 2 * share * all.length, `birds gather round it (${near} of ${all.length} bird pixels within 150 px)`);
   }
+  await page.close();
+
+  // The address is the page's command line; a part it cannot use is a warning, not a failure.
+  const cornell = await open(`${url}?preset=cornell&boids=500&seed=7&set=max_speed%3D4&colour=red`);
+  await writeFile(join(shots, "4-address-cornell.png"), await cornell.screenshot());
+  check(logged("INFO", "murmur: 500 birds, cornell model, seed 7"), "the address chose preset, birds and seed");
+  check(logged("WARN", "colour=red: not something the page understands"), "an unknown part of the address is warned about");
+  await cornell.close();
   check(errors.length === 0, `no errors in the console${errors.length ? ": " + errors.join(" | ") : ""}`);
 } finally {
   await browser.close();
   server.close();
 }
 if (failures.length) {
+  console.error(`console:\n  ${logs.join("\n  ")}`);
   console.error(`${failures.length} check(s) failed; screenshots in ${shots}`);
   process.exit(1);
 }

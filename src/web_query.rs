@@ -1,0 +1,202 @@
+//! The web page's address as its command line: `?preset=cornell&boids=5000&seed=3&set=max_speed=4`.
+//!
+//! The browser has no flags, so the page reads the scene from its URL query. Built for every
+//! target so that its rules are tested natively; only the web page uses it. A bad value never
+//! stops the page: it is reported as a warning and the default takes its place.
+
+use crate::app::SceneConfig;
+use crate::app::scene::keep_density;
+use bevy::math::Vec2;
+use flock::flock_core::preset::{MAX_BOIDS, Preset};
+
+/// The preset the page opens with when the address names none (or one that does not load).
+pub const DEFAULT_PRESET: &str = "reynolds";
+
+/// What the query asks for; `None` where it says nothing (or nothing usable).
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct PageQuery {
+    /// `preset=NAME`: a built-in preset.
+    pub preset: Option<String>,
+    /// `boids=N`: the number of birds (the world grows to keep the preset's density).
+    pub boids: Option<u32>,
+    /// `seed=S`: the first flock's seed.
+    pub seed: Option<u64>,
+    /// `set=NAME=VALUE`, any number of times: parameter overrides, as `--set` on the command line.
+    pub set: Vec<String>,
+    /// `leader=X,Y`: a leader placed at start, in world units.
+    pub leader: Option<Vec2>,
+}
+
+/// Reads a query string (`location.search`, with or without its leading `?`). Returns what it
+/// understood and a warning for each part it could not use.
+pub fn parse(search: &str) -> (PageQuery, Vec<String>) {
+    let mut query = PageQuery::default();
+    let mut warnings = Vec::new();
+    let search = search.strip_prefix('?').unwrap_or(search);
+    for part in search.split('&').filter(|p| !p.is_empty()) {
+        let (key, value) = part.split_once('=').unwrap_or((part, ""));
+        let (key, value) = (decode(key), decode(value));
+        let mut bad = |what: &str| warnings.push(format!("{key}={value}: {what}; ignored"));
+        match key.as_str() {
+            "preset" if !value.is_empty() => query.preset = Some(value),
+            "boids" => match value.parse::<u32>() {
+                Ok(n) if (1..=MAX_BOIDS).contains(&n) => query.boids = Some(n),
+                _ => bad(&format!(
+                    "expected a whole number of birds, 1 to {MAX_BOIDS}"
+                )),
+            },
+            "seed" => match value.parse::<u64>() {
+                Ok(s) => query.seed = Some(s),
+                Err(_) => bad("expected a whole number"),
+            },
+            "set" if value.contains('=') => query.set.push(value),
+            "set" => bad("expected NAME=VALUE, e.g. set=max_speed=4"),
+            "leader" => match point(&value) {
+                Some(p) => query.leader = Some(p),
+                None => bad("expected X,Y in world units, e.g. leader=100,-50"),
+            },
+            _ => bad("not something the page understands (preset, boids, seed, set, leader)"),
+        }
+    }
+    (query, warnings)
+}
+
+/// The scene the query asks for, with a warning for each part that could not be honoured.
+pub fn scene(query: &PageQuery) -> (SceneConfig, Vec<String>) {
+    let mut warnings = Vec::new();
+    let name = query.preset.as_deref().unwrap_or(DEFAULT_PRESET);
+    let mut preset = Preset::load(name).unwrap_or_else(|e| {
+        warnings.push(format!("preset={name}: {e}; using {DEFAULT_PRESET}"));
+        Preset::load(DEFAULT_PRESET).expect("the default preset is built in")
+    });
+    let boids = query.boids.unwrap_or(preset.world.boids);
+    keep_density(&mut preset, boids);
+    // One override at a time, so that a bad one leaves the others (and the preset) intact.
+    for item in &query.set {
+        let mut trial = preset.clone();
+        match trial.apply_overrides(std::slice::from_ref(item)) {
+            Ok(()) => preset = trial,
+            Err(e) => warnings.push(format!("set={item}: {e}; ignored")),
+        }
+    }
+    let scene = SceneConfig {
+        preset,
+        boids: boids as usize,
+        seed: query.seed.unwrap_or(1),
+        leader: query.leader,
+        hunter: None,
+    };
+    (scene, warnings)
+}
+
+/// Parses `X,Y` into a point with finite coordinates.
+fn point(s: &str) -> Option<Vec2> {
+    let (x, y) = s.split_once(',')?;
+    let x = x.trim().parse::<f32>().ok().filter(|v| v.is_finite())?;
+    let y = y.trim().parse::<f32>().ok().filter(|v| v.is_finite())?;
+    Some(Vec2::new(x, y))
+}
+
+/// Undoes the URL's percent-encoding (`%3D` is `=`, `+` a space); a malformed escape stays as
+/// it was written.
+fn decode(s: &str) -> String {
+    let bytes = s.as_bytes();
+    let mut out = Vec::with_capacity(bytes.len());
+    let mut i = 0;
+    while i < bytes.len() {
+        let hex = |b: u8| (b as char).to_digit(16);
+        match bytes[i] {
+            b'+' => out.push(b' '),
+            b'%' if i + 2 < bytes.len() => match (hex(bytes[i + 1]), hex(bytes[i + 2])) {
+                (Some(h), Some(l)) => {
+                    out.push((h * 16 + l) as u8);
+                    i += 2;
+                }
+                _ => out.push(b'%'),
+            },
+            b => out.push(b),
+        }
+        i += 1;
+    }
+    String::from_utf8_lossy(&out).into_owned()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn an_empty_address_gives_the_default_scene() {
+        for search in ["", "?"] {
+            let (query, warnings) = parse(search);
+            assert_eq!(query, PageQuery::default());
+            assert!(warnings.is_empty());
+            let (scene, warnings) = super::scene(&query);
+            assert!(warnings.is_empty());
+            let default = SceneConfig::load(DEFAULT_PRESET, 1).unwrap();
+            assert_eq!(scene.boids, default.boids);
+            assert_eq!(scene.seed, 1);
+            assert_eq!(scene.preset, default.preset);
+        }
+    }
+
+    #[test]
+    fn the_query_chooses_preset_size_seed_overrides_and_leader() {
+        let (query, warnings) =
+            parse("?preset=cornell&boids=12000&seed=7&set=visual_range%3D55&leader=100,-50");
+        assert!(warnings.is_empty(), "{warnings:?}");
+        let (scene, warnings) = super::scene(&query);
+        assert!(warnings.is_empty(), "{warnings:?}");
+        assert_eq!((scene.boids, scene.seed), (12_000, 7));
+        // 3,000 birds in 640x480 by default: four times the birds, twice the side.
+        assert_eq!(
+            (scene.preset.world.width, scene.preset.world.height),
+            (1280.0, 960.0)
+        );
+        let mut expected = Preset::load("cornell").unwrap();
+        keep_density(&mut expected, 12_000);
+        expected.apply_overrides(&["visual_range=55"]).unwrap();
+        assert_eq!(scene.preset, expected);
+        assert_eq!(scene.leader, Some(Vec2::new(100.0, -50.0)));
+    }
+
+    #[test]
+    fn bad_parts_are_warned_about_and_the_rest_still_applies() {
+        let (query, warnings) = parse(
+            "preset=cornell&boids=lots&seed=-1&set=nonsense&leader=1,x&colour=red&boids=0&seed=9",
+        );
+        assert_eq!(warnings.len(), 6, "{warnings:?}");
+        assert!(warnings[0].starts_with("boids=lots: expected a whole number"));
+        assert!(
+            warnings
+                .iter()
+                .any(|w| w.starts_with("colour=red: not something"))
+        );
+        assert_eq!(query.preset.as_deref(), Some("cornell"));
+        assert_eq!((query.boids, query.seed), (None, Some(9)));
+
+        let query = PageQuery {
+            preset: Some("no-such-preset".into()),
+            set: vec!["max_speed=4".into(), "max_speed=fast".into()],
+            ..PageQuery::default()
+        };
+        let (scene, warnings) = super::scene(&query);
+        assert_eq!(warnings.len(), 2, "{warnings:?}");
+        assert!(warnings[0].starts_with("preset=no-such-preset: "));
+        assert!(warnings[1].starts_with("set=max_speed=fast: "));
+        let mut expected = Preset::load(DEFAULT_PRESET).unwrap();
+        expected.apply_overrides(&["max_speed=4"]).unwrap();
+        assert_eq!(
+            scene.preset, expected,
+            "the default preset, and the good override stays"
+        );
+    }
+
+    #[test]
+    fn percent_escapes_are_decoded_and_malformed_ones_kept() {
+        assert_eq!(decode("a%3Db+c"), "a=b c");
+        assert_eq!(decode("100%"), "100%");
+        assert_eq!(decode("%zz%4"), "%zz%4");
+        assert_eq!(decode("%C3%A9"), "é");
+    }
+}
