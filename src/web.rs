@@ -1,8 +1,9 @@
-//! The web page's app: the same plugins as the window, on the page's `#murmur` canvas, with the
-//! scene read from the page's address (see [`crate::web_query`]). What needs a file system or a
-//! serial port is not built for the web: the panel has no user presets and keeps no settings;
-//! the board mirror and the command-line modes stay native.
+//! The web page's app: the same plugins as the window, on the page's `#murmur` canvas. The scene
+//! comes from the page's address (see [`crate::web_query`]); with none there, the last visit's
+//! flock. Presets and settings live in the browser's `localStorage`; the board mirror and the
+//! command-line modes stay native.
 
+use crate::app::panel::{PanelState, store};
 use crate::app::{self, AppOptions};
 use crate::web_query;
 use bevy::prelude::*;
@@ -13,22 +14,46 @@ pub fn run() {
         .and_then(|w| w.location().search().ok())
         .unwrap_or_default();
     let (query, mut warnings) = web_query::parse(&search);
-    let (scene, more) = web_query::scene(&query);
+    let (mut scene, more) = web_query::scene(&query);
     warnings.extend(more);
+
+    let storage = store::Storage::user();
+    let settings = match storage.as_ref().map(store::load_settings) {
+        Some(Ok(settings)) => settings,
+        Some(Err(e)) => {
+            warnings.push(format!("{e}; using defaults"));
+            None
+        }
+        None => None,
+    };
+    if let Some(s) = &settings
+        && query == web_query::PageQuery::default()
+        && let Some((preset, boids, seed)) = s.last_flock()
+    {
+        (scene.preset, scene.boids) = (preset, boids);
+        scene.seed = seed.unwrap_or(scene.seed);
+    }
     let summary = format!(
         "murmur: {} birds, {} model, seed {}",
         scene.boids,
         scene.preset.model.name(),
         scene.seed
     );
+
     let mut app = app::build(AppOptions {
         scene,
         window: (1280, 720),
     });
-    // Logged once the app's logger is up: the browser's console is where a page's user looks.
+    let mut panel = PanelState::with_storage(storage, true);
+    if let Some(s) = &settings {
+        s.restore(&mut app, &mut panel);
+    }
+    panel.warnings.extend(warnings.iter().cloned());
+    app.insert_resource(panel);
+    // Also in the browser's console, where a page's user looks; logged once the app's logger is up.
     app.add_systems(Startup, move || {
         for w in &warnings {
-            warn!("page address: {w}");
+            warn!("page: {w}");
         }
         info!("{summary}");
     });

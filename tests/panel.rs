@@ -5,7 +5,7 @@ use bevy::prelude::*;
 use bevy::window::PrimaryWindow;
 use flock::prelude::*;
 use murmur::app::camera::FitView;
-use murmur::app::panel::{self, PanelAction, PanelState};
+use murmur::app::panel::{self, PanelAction, PanelState, store};
 use murmur::app::player::PlayerTuning;
 use murmur::app::render::Looks;
 use murmur::app::scene::{self, ActiveFlock, SceneConfig};
@@ -17,7 +17,10 @@ fn app(config_dir: Option<PathBuf>) -> App {
         .insert_resource(SceneConfig::load("cornell", 7).unwrap())
         .init_resource::<Looks>()
         .init_resource::<PlayerTuning>()
-        .insert_resource(PanelState::with_config(config_dir, false))
+        .insert_resource(PanelState::with_storage(
+            config_dir.map(store::Storage::Folder),
+            false,
+        ))
         .add_message::<FitView>()
         .add_plugins((scene::plugin, panel::actions_plugin));
     app.world_mut().spawn((Window::default(), PrimaryWindow));

@@ -4,8 +4,6 @@
 use super::{ModeError, scene};
 use crate::app::meter::MeasureFrames;
 use crate::app::panel::{PanelState, store};
-use crate::app::player::PlayerTuning;
-use crate::app::render::Looks;
 use crate::app::{self, AppOptions, SceneConfig};
 use crate::cli::RunArgs;
 use bevy::app::AppExit;
@@ -15,8 +13,8 @@ use bevy::math::Vec2;
 pub const WINDOW: (u32, u32) = (1280, 720);
 
 pub fn run(args: RunArgs) -> Result<(), ModeError> {
-    let config_dir = store::config_dir();
-    let (settings, warning) = match config_dir.as_deref().map(store::load_settings) {
+    let storage = store::Storage::user();
+    let (settings, warning) = match storage.as_ref().map(store::load_settings) {
         Some(Ok(settings)) => (settings, None),
         Some(Err(e)) => (None, Some(format!("{e}; using defaults"))),
         None => (None, None),
@@ -25,11 +23,10 @@ pub fn run(args: RunArgs) -> Result<(), ModeError> {
     let mut seed = args.scene.seed();
     if let Some(s) = &settings
         && args.scene.chooses_nothing()
-        && let Some(p) = &s.preset
+        && let Some((p, n, s)) = s.last_flock()
     {
-        preset = p.clone();
-        boids = s.boids.map_or(preset.world.boids as usize, |b| b as usize);
-        seed = s.seed.unwrap_or(seed);
+        (preset, boids) = (p, n);
+        seed = s.unwrap_or(seed);
     }
     let mut app = app::build(AppOptions {
         scene: SceneConfig {
@@ -41,21 +38,10 @@ pub fn run(args: RunArgs) -> Result<(), ModeError> {
         },
         window: args.size,
     });
-    let mut panel = PanelState::with_config(config_dir, args.measure_frames.is_none());
+    let mut panel = PanelState::with_storage(storage, args.measure_frames.is_none());
     panel.warnings.extend(warning);
     if let Some(s) = &settings {
-        panel.open = s.panel_open;
-        panel.bird_scale = s.bird_scale;
-        app.insert_resource(Looks {
-            trails: s.trails,
-            flapping: s.flapping,
-            colour_by_flock_size: s.colour_by_flock_size,
-            ..Looks::default()
-        })
-        .insert_resource(PlayerTuning {
-            speed: s.player_speed,
-            ..PlayerTuning::default()
-        });
+        s.restore(&mut app, &mut panel);
     }
     app.insert_resource(panel)
         .insert_resource(crate::app::board::BoardPanel {

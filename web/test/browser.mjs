@@ -2,8 +2,9 @@
 // Chromium (Debian's, driven by playwright-core), waits for frames, clicks to place the
 // leader, and checks what a person would see: birds on the sky, a picture that changes over
 // time, the crimson leader where the click was with birds gathering, and a console without
-// errors. Then it opens the page with a scene in its address and checks the app took it, and
-// warned (not failed) about the part it could not use. Screenshots go to web/test/shots/ (or
+// errors. It reloads the page and checks the panel stayed hidden (settings kept in the
+// browser's storage). Then it opens the page with a scene in its address and checks the app
+// took it, and warned (not failed) about the part it could not use. Screenshots go to web/test/shots/ (or
 // the folder given).
 //
 //   node web/test/browser.mjs [dist] [shots]
@@ -160,11 +161,28 @@ try {
     const share = (Math.PI * 150 * 150) / (c.width * (c.height - 120));
     check(near > 2 * share * all.length, `birds gather round it (${near} of ${all.length} bird pixels within 150 px)`);
   }
+
+  // Settings are kept in the browser's storage (a couple of seconds after a change): the panel
+  // hidden with P stays hidden after a reload, and the same flock comes back.
+  const started = logs.length;
+  await page.reload();
+  await page.waitForFunction(() => document.getElementById("loading") === null, null, {
+    timeout: 120_000,
+  });
+  await page.waitForTimeout(6_000);
+  const reloaded = await page.screenshot();
+  await writeFile(join(shots, "4-reloaded.png"), reloaded);
+  const panelReloaded = panelStrip(pixels(reloaded));
+  check(panelReloaded < panelBefore / 10, `the panel stays hidden after a reload (${panelReloaded} panel pixels)`);
+  check(
+    logs.slice(started).some((l) => l.includes("INFO") && l.includes("murmur: 2000 birds, reynolds model, seed 1")),
+    "the reload resumes the same flock",
+  );
   await page.close();
 
   // The address is the page's command line; a part it cannot use is a warning, not a failure.
   const cornell = await open(`${url}?preset=cornell&boids=500&seed=7&set=max_speed%3D4&colour=red`);
-  await writeFile(join(shots, "4-address-cornell.png"), await cornell.screenshot());
+  await writeFile(join(shots, "5-address-cornell.png"), await cornell.screenshot());
   check(logged("INFO", "murmur: 500 birds, cornell model, seed 7"), "the address chose preset, birds and seed");
   check(logged("WARN", "colour=red: not something the page understands"), "an unknown part of the address is warned about");
   await cornell.close();

@@ -221,10 +221,10 @@ pub(super) fn apply_actions(
                 Err(e) => state.warnings.push(e.to_string()),
             },
             PanelAction::LoadUser(name) => {
-                let Some(dir) = state.config_dir.clone() else {
+                let Some(storage) = state.storage.clone() else {
                     continue;
                 };
-                match store::load_preset(&dir, &name) {
+                match store::load_preset(&storage, &name) {
                     Ok(p) => {
                         let scale = state.bird_scale;
                         t.load(&mut config, p, scale);
@@ -233,7 +233,7 @@ pub(super) fn apply_actions(
                 }
             }
             PanelAction::Save(name) => {
-                let Some(dir) = state.config_dir.clone() else {
+                let Some(storage) = state.storage.clone() else {
                     state.warnings.push(
                         "no config directory to save presets in (set HOME or MURMUR_CONFIG_DIR)"
                             .into(),
@@ -242,20 +242,20 @@ pub(super) fn apply_actions(
                 };
                 let mut preset = config.preset.clone();
                 preset.world.boids = config.boids as u32;
-                match store::save_preset(&dir, &name, &preset) {
+                match store::save_preset(&storage, &name, &preset) {
                     Ok(_) => {
-                        state.user_presets = store::user_presets(&dir);
+                        state.user_presets = store::user_presets(&storage);
                         state.selected = format!("user:{name}");
                     }
                     Err(e) => state.warnings.push(e),
                 }
             }
             PanelAction::Delete(name) => {
-                let Some(dir) = state.config_dir.clone() else {
+                let Some(storage) = state.storage.clone() else {
                     continue;
                 };
-                match store::delete_preset(&dir, &name) {
-                    Ok(()) => state.user_presets = store::user_presets(&dir),
+                match store::delete_preset(&storage, &name) {
+                    Ok(()) => state.user_presets = store::user_presets(&storage),
                     Err(e) => state.warnings.push(e),
                 }
             }

@@ -13,7 +13,6 @@ pub use actions::PanelAction;
 
 use bevy::prelude::*;
 use bevy_egui::EguiPrimaryContextPass;
-use std::path::PathBuf;
 use std::time::Duration;
 
 /// The panel's own state.
@@ -30,7 +29,7 @@ pub struct PanelState {
     /// The user's presets, by name.
     pub user_presets: Vec<String>,
     /// Where user presets and settings live (`None`: nowhere to keep them).
-    pub config_dir: Option<PathBuf>,
+    pub storage: Option<store::Storage>,
     /// Save settings to the config directory when they change.
     pub persist: bool,
     /// Bird size relative to the automatic size.
@@ -49,7 +48,7 @@ impl Default for PanelState {
             save_name: String::new(),
             selected: String::new(),
             user_presets: Vec::new(),
-            config_dir: None,
+            storage: None,
             persist: false,
             bird_scale: 1.0,
             boids_slider: 0,
@@ -60,14 +59,14 @@ impl Default for PanelState {
 }
 
 impl PanelState {
-    /// A panel keeping its presets (and, with `persist`, its settings) in `config_dir`.
-    pub fn with_config(config_dir: Option<PathBuf>, persist: bool) -> Self {
-        let user_presets = config_dir
-            .as_deref()
+    /// A panel keeping its presets (and, with `persist`, its settings) in `storage`.
+    pub fn with_storage(storage: Option<store::Storage>, persist: bool) -> Self {
+        let user_presets = storage
+            .as_ref()
             .map(store::user_presets)
             .unwrap_or_default();
         Self {
-            config_dir,
+            storage,
             persist,
             user_presets,
             ..Self::default()
@@ -112,8 +111,8 @@ fn save_settings(
     }
     state.dirty = false;
     state.since_save = Duration::ZERO;
-    if let Some(dir) = state.config_dir.clone()
-        && let Err(e) = store::save_settings(&dir, &settings.get(&state))
+    if let Some(storage) = state.storage.clone()
+        && let Err(e) = store::save_settings(&storage, &settings.get(&state))
     {
         state.warnings.push(e);
     }

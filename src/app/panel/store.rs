@@ -1,10 +1,11 @@
-//! Files the panel keeps in the user's config directory: user presets and the settings that
-//! persist across restarts. A missing file is normal; an unreadable one is reported and ignored.
+//! Where the panel keeps the user's presets and the settings that persist across restarts: a
+//! folder (the native app) or the browser's `localStorage` (the web page). A missing entry is
+//! normal; an unreadable one is reported and ignored.
 
 use crate::app::render::Looks;
-use flock::flock_core::preset::{Preset, PresetError};
+use flock::flock_core::preset::Preset;
 use serde::{Deserialize, Serialize};
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 
 /// `$MURMUR_CONFIG_DIR`, else `$XDG_CONFIG_HOME/murmur`, else `~/.config/murmur`.
 pub fn config_dir() -> Option<PathBuf> {
@@ -18,12 +19,161 @@ pub fn config_dir() -> Option<PathBuf> {
         .or_else(|| env("HOME").map(|h| h.join(".config").join("murmur")))
 }
 
-/// Where user presets live.
-pub fn presets_dir(config: &Path) -> PathBuf {
-    config.join("presets")
+/// Where user presets and settings are kept. Entries have keys like `settings.toml` and
+/// `presets/NAME.toml`: files under the folder, or `murmur/`-prefixed keys in the browser.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Storage {
+    /// A folder on disk.
+    Folder(PathBuf),
+    /// This browser's `localStorage` for the page's origin.
+    #[cfg(target_arch = "wasm32")]
+    Browser,
 }
 
-/// True for names a preset file may have: 1 to 64 letters, digits, `-` and `_`.
+const SETTINGS: &str = "settings.toml";
+const PRESETS: &str = "presets/";
+
+impl Storage {
+    /// The user's own: the browser's storage on the web (when the page may use it), else the
+    /// config folder ([`config_dir`]).
+    pub fn user() -> Option<Self> {
+        #[cfg(target_arch = "wasm32")]
+        if browser::storage().is_some() {
+            return Some(Self::Browser);
+        }
+        config_dir().map(Self::Folder)
+    }
+
+    /// Where the entry `key` lives, for messages.
+    pub fn describe(&self, key: &str) -> String {
+        match self {
+            Self::Folder(dir) => dir.join(key).display().to_string(),
+            #[cfg(target_arch = "wasm32")]
+            Self::Browser => format!("browser storage `{}{key}`", browser::PREFIX),
+        }
+    }
+
+    /// Where user presets live, for people.
+    pub fn presets_location(&self) -> String {
+        match self {
+            Self::Folder(dir) => dir.join(PRESETS).display().to_string(),
+            #[cfg(target_arch = "wasm32")]
+            Self::Browser => "this browser's storage for the page".into(),
+        }
+    }
+
+    /// The entry's text; `Ok(None)` when there is none.
+    fn read(&self, key: &str) -> Result<Option<String>, String> {
+        match self {
+            Self::Folder(dir) => match std::fs::read_to_string(dir.join(key)) {
+                Ok(t) => Ok(Some(t)),
+                Err(e) if e.kind() == std::io::ErrorKind::NotFound => Ok(None),
+                Err(e) => Err(format!("cannot read {}: {e}", self.describe(key))),
+            },
+            #[cfg(target_arch = "wasm32")]
+            Self::Browser => browser::read(key).map_err(|e| format!("cannot read {key}: {e}")),
+        }
+    }
+
+    /// Stores the entry; a file is written through a temporary one and a rename, so a crash never
+    /// leaves half of it.
+    fn write(&self, key: &str, text: &str) -> Result<(), String> {
+        match self {
+            Self::Folder(dir) => {
+                let path = dir.join(key);
+                if let Some(parent) = path.parent() {
+                    std::fs::create_dir_all(parent)
+                        .map_err(|e| format!("cannot create {}: {e}", parent.display()))?;
+                }
+                let tmp = path.with_extension("toml.tmp");
+                std::fs::write(&tmp, text)
+                    .map_err(|e| format!("cannot write {}: {e}", tmp.display()))?;
+                std::fs::rename(&tmp, &path)
+                    .map_err(|e| format!("cannot write {}: {e}", path.display()))
+            }
+            #[cfg(target_arch = "wasm32")]
+            Self::Browser => {
+                browser::write(key, text).map_err(|e| format!("cannot save {key}: {e}"))
+            }
+        }
+    }
+
+    /// Removes the entry.
+    fn remove(&self, key: &str) -> Result<(), String> {
+        match self {
+            Self::Folder(dir) => std::fs::remove_file(dir.join(key))
+                .map_err(|e| format!("cannot delete {}: {e}", self.describe(key))),
+            #[cfg(target_arch = "wasm32")]
+            Self::Browser => browser::remove(key).map_err(|e| format!("cannot delete {key}: {e}")),
+        }
+    }
+
+    /// The names of the entries directly under `folder` (which ends with `/`).
+    fn list(&self, folder: &str) -> Vec<String> {
+        match self {
+            Self::Folder(dir) => std::fs::read_dir(dir.join(folder))
+                .map(|entries| {
+                    entries
+                        .filter_map(|e| e.ok()?.file_name().into_string().ok())
+                        .collect()
+                })
+                .unwrap_or_default(),
+            #[cfg(target_arch = "wasm32")]
+            Self::Browser => browser::keys()
+                .into_iter()
+                .filter_map(|k| k.strip_prefix(folder).map(str::to_owned))
+                .filter(|k| !k.contains('/'))
+                .collect(),
+        }
+    }
+}
+
+/// `localStorage`, under keys starting with [`browser::PREFIX`].
+#[cfg(target_arch = "wasm32")]
+mod browser {
+    /// Keeps murmur's entries apart from anything else served from the same origin.
+    pub const PREFIX: &str = "murmur/";
+
+    pub fn storage() -> Option<web_sys::Storage> {
+        web_sys::window()?.local_storage().ok()?
+    }
+
+    fn get() -> Result<web_sys::Storage, String> {
+        storage().ok_or_else(|| "the browser does not let the page store anything".to_string())
+    }
+
+    pub fn read(key: &str) -> Result<Option<String>, String> {
+        get()?
+            .get_item(&format!("{PREFIX}{key}"))
+            .map_err(|e| format!("{e:?}"))
+    }
+
+    pub fn write(key: &str, text: &str) -> Result<(), String> {
+        // Fails when the origin's quota is used up.
+        get()?
+            .set_item(&format!("{PREFIX}{key}"), text)
+            .map_err(|e| format!("{e:?}"))
+    }
+
+    pub fn remove(key: &str) -> Result<(), String> {
+        get()?
+            .remove_item(&format!("{PREFIX}{key}"))
+            .map_err(|e| format!("{e:?}"))
+    }
+
+    pub fn keys() -> Vec<String> {
+        let Some(s) = storage() else {
+            return Vec::new();
+        };
+        let n = s.length().unwrap_or(0);
+        (0..n)
+            .filter_map(|i| s.key(i).ok().flatten())
+            .filter_map(|k| k.strip_prefix(PREFIX).map(str::to_owned))
+            .collect()
+    }
+}
+
+/// True for names a preset may have: 1 to 64 letters, digits, `-` and `_`.
 pub fn valid_name(name: &str) -> bool {
     (1..=64).contains(&name.len())
         && name
@@ -31,56 +181,50 @@ pub fn valid_name(name: &str) -> bool {
             .all(|c| c.is_ascii_alphanumeric() || c == '-' || c == '_')
 }
 
+fn preset_key(name: &str) -> String {
+    format!("{PRESETS}{name}.toml")
+}
+
 /// The user presets' names, sorted.
-pub fn user_presets(config: &Path) -> Vec<String> {
-    let Ok(entries) = std::fs::read_dir(presets_dir(config)) else {
-        return Vec::new();
-    };
-    let mut names: Vec<String> = entries
-        .filter_map(|e| e.ok())
-        .filter_map(|e| {
-            let path = e.path();
-            (path.extension()? == "toml").then(|| path.file_stem()?.to_str().map(str::to_owned))?
-        })
+pub fn user_presets(storage: &Storage) -> Vec<String> {
+    let mut names: Vec<String> = storage
+        .list(PRESETS)
+        .into_iter()
+        .filter_map(|file| file.strip_suffix(".toml").map(str::to_owned))
         .filter(|n| valid_name(n))
         .collect();
     names.sort();
     names
 }
 
-/// Saves `preset` as user preset `name`.
-pub fn save_preset(config: &Path, name: &str, preset: &Preset) -> Result<PathBuf, String> {
+/// Saves `preset` as user preset `name`; returns where it went.
+pub fn save_preset(storage: &Storage, name: &str, preset: &Preset) -> Result<String, String> {
     if !valid_name(name) {
         return Err(format!(
             "`{name}` is not a preset name: use letters, digits, - and _"
         ));
     }
-    let dir = presets_dir(config);
-    std::fs::create_dir_all(&dir).map_err(|e| format!("cannot create {}: {e}", dir.display()))?;
-    let path = dir.join(format!("{name}.toml"));
-    write_atomically(&path, &preset.to_toml())?;
-    Ok(path)
+    let key = preset_key(name);
+    storage.write(&key, &preset.to_toml())?;
+    Ok(storage.describe(&key))
 }
 
 /// Loads user preset `name`.
-pub fn load_preset(config: &Path, name: &str) -> Result<Preset, PresetError> {
-    Preset::load_path(&presets_dir(config).join(format!("{name}.toml")))
+pub fn load_preset(storage: &Storage, name: &str) -> Result<Preset, String> {
+    let key = preset_key(name);
+    let origin = storage.describe(&key);
+    let text = storage
+        .read(&key)?
+        .ok_or_else(|| format!("{origin}: no such preset"))?;
+    Preset::from_toml(&text, &origin).map_err(|e| e.to_string())
 }
 
 /// Deletes user preset `name`.
-pub fn delete_preset(config: &Path, name: &str) -> Result<(), String> {
+pub fn delete_preset(storage: &Storage, name: &str) -> Result<(), String> {
     if !valid_name(name) {
         return Err(format!("`{name}` is not a preset name"));
     }
-    let path = presets_dir(config).join(format!("{name}.toml"));
-    std::fs::remove_file(&path).map_err(|e| format!("cannot delete {}: {e}", path.display()))
-}
-
-/// Writes through a temporary file and a rename, so a crash never leaves half a file.
-fn write_atomically(path: &Path, text: &str) -> Result<(), String> {
-    let tmp = path.with_extension("toml.tmp");
-    std::fs::write(&tmp, text).map_err(|e| format!("cannot write {}: {e}", tmp.display()))?;
-    std::fs::rename(&tmp, path).map_err(|e| format!("cannot write {}: {e}", path.display()))
+    storage.remove(&preset_key(name))
 }
 
 /// What persists across restarts.
@@ -124,85 +268,106 @@ impl Default for Settings {
     }
 }
 
-/// The settings file.
-pub fn settings_path(config: &Path) -> PathBuf {
-    config.join("settings.toml")
+impl Settings {
+    /// The last session's flock: preset, birds and seed, when the settings hold one.
+    pub fn last_flock(&self) -> Option<(Preset, usize, Option<u64>)> {
+        let preset = self.preset.clone()?;
+        let boids = self.boids.unwrap_or(preset.world.boids) as usize;
+        Some((preset, boids, self.seed))
+    }
+
+    /// Puts the rest of the settings into an app about to run: whether the panel is open, bird
+    /// size, looks and the gold bird's speed.
+    pub fn restore(&self, app: &mut bevy::app::App, panel: &mut super::PanelState) {
+        panel.open = self.panel_open;
+        panel.bird_scale = self.bird_scale;
+        app.insert_resource(Looks {
+            trails: self.trails,
+            flapping: self.flapping,
+            colour_by_flock_size: self.colour_by_flock_size,
+            ..Looks::default()
+        })
+        .insert_resource(crate::app::player::PlayerTuning {
+            speed: self.player_speed,
+            ..crate::app::player::PlayerTuning::default()
+        });
+    }
 }
 
-/// Reads the settings: `Ok(None)` when there are none yet, `Err` (with the reason, naming the
-/// file) when the file is unreadable or corrupt.
-pub fn load_settings(config: &Path) -> Result<Option<Settings>, String> {
-    let path = settings_path(config);
-    let text = match std::fs::read_to_string(&path) {
-        Ok(t) => t,
-        Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(None),
-        Err(e) => return Err(format!("cannot read {}: {e}", path.display())),
+/// Reads the settings: `Ok(None)` when there are none yet, `Err` (with the reason, naming
+/// where they are kept) when they are unreadable or corrupt.
+pub fn load_settings(storage: &Storage) -> Result<Option<Settings>, String> {
+    let Some(text) = storage.read(SETTINGS)? else {
+        return Ok(None);
     };
+    let origin = storage.describe(SETTINGS);
     let settings: Settings = toml::from_str(&text)
-        .map_err(|e| format!("{} is corrupt: {}", path.display(), e.message().trim()))?;
+        .map_err(|e| format!("{origin} is corrupt: {}", e.message().trim()))?;
     if let Some(p) = &settings.preset {
         p.validate()
-            .map_err(|(field, m)| format!("{}: field `{field}` {m}", path.display()))?;
+            .map_err(|(field, m)| format!("{origin}: field `{field}` {m}"))?;
     }
     if !(settings.bird_scale.is_finite() && settings.player_speed.is_finite()) {
-        return Err(format!("{} is corrupt: non-finite numbers", path.display()));
+        return Err(format!("{origin} is corrupt: non-finite numbers"));
     }
     Ok(Some(settings))
 }
 
-/// Writes the settings.
-pub fn save_settings(config: &Path, settings: &Settings) -> Result<(), String> {
-    std::fs::create_dir_all(config)
-        .map_err(|e| format!("cannot create {}: {e}", config.display()))?;
+/// Keeps the settings.
+pub fn save_settings(storage: &Storage, settings: &Settings) -> Result<(), String> {
     let text = toml::to_string_pretty(settings).map_err(|e| e.to_string())?;
-    write_atomically(&settings_path(config), &text)
+    storage.write(SETTINGS, &text)
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+    use std::path::Path;
 
-    fn temp_config(tag: &str) -> PathBuf {
+    fn temp_config(tag: &str) -> (PathBuf, Storage) {
         let dir = std::env::temp_dir().join(format!("murmur-store-{tag}-{}", std::process::id()));
         let _ = std::fs::remove_dir_all(&dir);
-        dir
+        (dir.clone(), Storage::Folder(dir))
     }
 
     #[test]
     fn a_saved_preset_loads_back_the_same_and_can_be_deleted() {
-        let dir = temp_config("presets");
+        let (dir, store) = temp_config("presets");
         let mut preset = Preset::load("cornell").unwrap();
         preset.set("visual_range", "55").unwrap();
-        save_preset(&dir, "my-flock_1", &preset).unwrap();
-        assert_eq!(user_presets(&dir), vec!["my-flock_1".to_string()]);
-        assert_eq!(load_preset(&dir, "my-flock_1").unwrap(), preset);
-        delete_preset(&dir, "my-flock_1").unwrap();
-        assert!(user_presets(&dir).is_empty());
-        assert!(save_preset(&dir, "../escape", &preset).is_err());
-        assert!(save_preset(&dir, "", &preset).is_err());
+        let at = save_preset(&store, "my-flock_1", &preset).unwrap();
+        assert_eq!(Path::new(&at), dir.join("presets/my-flock_1.toml"));
+        assert_eq!(user_presets(&store), vec!["my-flock_1".to_string()]);
+        assert_eq!(load_preset(&store, "my-flock_1").unwrap(), preset);
+        delete_preset(&store, "my-flock_1").unwrap();
+        assert!(user_presets(&store).is_empty());
+        let missing = load_preset(&store, "my-flock_1").unwrap_err();
+        assert!(missing.contains("no such preset"), "{missing}");
+        assert!(save_preset(&store, "../escape", &preset).is_err());
+        assert!(save_preset(&store, "", &preset).is_err());
         let _ = std::fs::remove_dir_all(&dir);
     }
 
     #[test]
     fn settings_round_trip_and_corrupt_files_are_errors() {
-        let dir = temp_config("settings");
-        assert_eq!(load_settings(&dir), Ok(None), "nothing saved yet");
+        let (dir, store) = temp_config("settings");
+        assert_eq!(load_settings(&store), Ok(None), "nothing saved yet");
         let settings = Settings {
             trails: false,
             boids: Some(1234),
             preset: Some(Preset::load("spaceboids").unwrap()),
             ..Settings::default()
         };
-        save_settings(&dir, &settings).unwrap();
-        assert_eq!(load_settings(&dir), Ok(Some(settings)));
+        save_settings(&store, &settings).unwrap();
+        assert_eq!(load_settings(&store), Ok(Some(settings)));
         for corrupt in [
             "trails = \"yes\"",
             "[[[",
             "bird_scale = nan",
             "[preset]\nmodel = \"cornell\"\n[preset.cornell]\nmax_speed = -1.0\n",
         ] {
-            std::fs::write(settings_path(&dir), corrupt).unwrap();
-            let e = load_settings(&dir).unwrap_err();
+            std::fs::write(dir.join("settings.toml"), corrupt).unwrap();
+            let e = load_settings(&store).unwrap_err();
             assert!(e.contains("settings.toml"), "{e}");
         }
         let _ = std::fs::remove_dir_all(&dir);

@@ -345,20 +345,17 @@ pub(super) fn draw_panel(
                             out.push(PanelAction::Defaults);
                         }
                     });
-                    if let Some(dir) = state.config_dir.clone() {
+                    if let Some(storage) = state.storage.clone() {
                         ui.horizontal(|ui| {
                             ui.text_edit_singleline(&mut state.save_name);
                             if ui.button("save").clicked() {
                                 out.push(PanelAction::Save(state.save_name.trim().to_string()));
                             }
                         });
-                        ui.small(format!(
-                            "yours live in {}",
-                            super::store::presets_dir(&dir).display()
-                        ));
+                        ui.small(format!("yours live in {}", storage.presets_location()));
                     } else {
-                        // The web page, or a machine with no home: nowhere to keep presets.
-                        ui.small("no config folder here: presets cannot be saved");
+                        // A machine with no home, or a browser that forbids storage.
+                        ui.small("nowhere to keep presets here: they cannot be saved");
                     }
                 });
 
