@@ -33,12 +33,17 @@ pub fn run() {
         (scene.preset, scene.boids) = (preset, boids);
         scene.seed = seed.unwrap_or(scene.seed);
     }
-    let summary = format!(
+    let mut summary = format!(
         "murmur: {} birds, {} model, seed {}",
         scene.boids,
         scene.preset.model.name(),
         scene.seed
     );
+    for (what, at) in [("leader", scene.leader), ("hunter", scene.hunter)] {
+        if let Some(at) = at {
+            summary += &format!(", {what} at {},{}", at.x, at.y);
+        }
+    }
 
     let mut app = app::build(AppOptions {
         scene,

@@ -1,4 +1,6 @@
 //! The web page's address as its command line: `?preset=cornell&boids=5000&seed=3&set=max_speed=4`.
+//! The keys are the native scene flags: `preset`, `boids`, `seed`, `world`, `set`, `leader`,
+//! `hunter`.
 //!
 //! The browser has no flags, so the page reads the scene from its URL query. Built for every
 //! target so that its rules are tested natively; only the web page uses it. A bad value never
@@ -23,8 +25,12 @@ pub struct PageQuery {
     pub seed: Option<u64>,
     /// `set=NAME=VALUE`, any number of times: parameter overrides, as `--set` on the command line.
     pub set: Vec<String>,
+    /// `world=WxH`: the world's size (instead of the preset's, or its growth with `boids`).
+    pub world: Option<Vec2>,
     /// `leader=X,Y`: a leader placed at start, in world units.
     pub leader: Option<Vec2>,
+    /// `hunter=X,Y`: a hunting predator let loose at start, in world units.
+    pub hunter: Option<Vec2>,
 }
 
 /// Reads a query string (`location.search`, with or without its leading `?`). Returns what it
@@ -51,11 +57,22 @@ pub fn parse(search: &str) -> (PageQuery, Vec<String>) {
             },
             "set" if value.contains('=') => query.set.push(value),
             "set" => bad("expected NAME=VALUE, e.g. set=max_speed=4"),
+            "world" => match size(&value) {
+                Some(s) => query.world = Some(s),
+                None => bad("expected WIDTHxHEIGHT, e.g. world=1280x720"),
+            },
             "leader" => match point(&value) {
                 Some(p) => query.leader = Some(p),
                 None => bad("expected X,Y in world units, e.g. leader=100,-50"),
             },
-            _ => bad("not something the page understands (preset, boids, seed, set, leader)"),
+            "hunter" => match point(&value) {
+                Some(p) => query.hunter = Some(p),
+                None => bad("expected X,Y in world units, e.g. hunter=-500,0"),
+            },
+            _ => bad(
+                "not something the page understands (preset, boids, seed, world, set, leader, \
+                 hunter)",
+            ),
         }
     }
     (query, warnings)
@@ -70,7 +87,10 @@ pub fn scene(query: &PageQuery) -> (SceneConfig, Vec<String>) {
         Preset::load(DEFAULT_PRESET).expect("the default preset is built in")
     });
     let boids = query.boids.unwrap_or(preset.world.boids);
-    keep_density(&mut preset, boids);
+    match query.world {
+        Some(size) => (preset.world.width, preset.world.height) = (size.x, size.y),
+        None => keep_density(&mut preset, boids),
+    }
     // One override at a time, so that a bad one leaves the others (and the preset) intact.
     for item in &query.set {
         let mut trial = preset.clone();
@@ -84,7 +104,7 @@ pub fn scene(query: &PageQuery) -> (SceneConfig, Vec<String>) {
         boids: boids as usize,
         seed: query.seed.unwrap_or(1),
         leader: query.leader,
-        hunter: None,
+        hunter: query.hunter,
     };
     (scene, warnings)
 }
@@ -95,6 +115,18 @@ fn point(s: &str) -> Option<Vec2> {
     let x = x.trim().parse::<f32>().ok().filter(|v| v.is_finite())?;
     let y = y.trim().parse::<f32>().ok().filter(|v| v.is_finite())?;
     Some(Vec2::new(x, y))
+}
+
+/// Parses `WIDTHxHEIGHT` into a positive, finite size.
+fn size(s: &str) -> Option<Vec2> {
+    let (w, h) = s.split_once(['x', 'X'])?;
+    let positive = |t: &str| {
+        t.trim()
+            .parse::<f32>()
+            .ok()
+            .filter(|v| v.is_finite() && *v > 0.0)
+    };
+    Some(Vec2::new(positive(w)?, positive(h)?))
 }
 
 /// Undoes the URL's percent-encoding (`%3D` is `=`, `+` a space); a malformed escape stays as
@@ -158,14 +190,26 @@ mod tests {
         expected.apply_overrides(&["visual_range=55"]).unwrap();
         assert_eq!(scene.preset, expected);
         assert_eq!(scene.leader, Some(Vec2::new(100.0, -50.0)));
+        assert_eq!(scene.hunter, None);
+
+        let (query, warnings) = parse("boids=12000&world=700x500&hunter=-300,20");
+        assert!(warnings.is_empty(), "{warnings:?}");
+        let (scene, _) = super::scene(&query);
+        assert_eq!(
+            (scene.preset.world.width, scene.preset.world.height),
+            (700.0, 500.0),
+            "the world asked for, not grown"
+        );
+        assert_eq!(scene.hunter, Some(Vec2::new(-300.0, 20.0)));
     }
 
     #[test]
     fn bad_parts_are_warned_about_and_the_rest_still_applies() {
         let (query, warnings) = parse(
-            "preset=cornell&boids=lots&seed=-1&set=nonsense&leader=1,x&colour=red&boids=0&seed=9",
+            "preset=cornell&boids=lots&seed=-1&set=nonsense&leader=1,x&colour=red&boids=0&seed=9\
+             &world=0x100&hunter=nan,1",
         );
-        assert_eq!(warnings.len(), 6, "{warnings:?}");
+        assert_eq!(warnings.len(), 8, "{warnings:?}");
         assert!(warnings[0].starts_with("boids=lots: expected a whole number"));
         assert!(
             warnings
@@ -174,6 +218,10 @@ mod tests {
         );
         assert_eq!(query.preset.as_deref(), Some("cornell"));
         assert_eq!((query.boids, query.seed), (None, Some(9)));
+        assert_eq!(
+            (query.world, query.leader, query.hunter),
+            (None, None, None)
+        );
 
         let query = PageQuery {
             preset: Some("no-such-preset".into()),

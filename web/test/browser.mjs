@@ -181,9 +181,12 @@ try {
   await page.close();
 
   // The address is the page's command line; a part it cannot use is a warning, not a failure.
-  const cornell = await open(`${url}?preset=cornell&boids=500&seed=7&set=max_speed%3D4&colour=red`);
+  const cornell = await open(`${url}?preset=cornell&boids=500&seed=7&set=max_speed%3D4&hunter=-200,0&colour=red`);
   await writeFile(join(shots, "5-address-cornell.png"), await cornell.screenshot());
-  check(logged("INFO", "murmur: 500 birds, cornell model, seed 7"), "the address chose preset, birds and seed");
+  check(
+    logged("INFO", "murmur: 500 birds, cornell model, seed 7, hunter at -200,0"),
+    "the address chose preset, birds, seed and a hunter",
+  );
   check(logged("WARN", "colour=red: not something the page understands"), "an unknown part of the address is warned about");
   await cornell.close();
   check(errors.length === 0, `no errors in the console${errors.length ? ": " + errors.join(" | ") : ""}`);
