@@ -1,5 +1,6 @@
 //! The command line: `murmur [run]`, `murmur headless`, and their flags.
 
+use crate::scene_text::{parse_point, parse_world};
 use clap::{Args, Parser, Subcommand};
 use std::path::PathBuf;
 
@@ -448,21 +449,6 @@ pub struct ScreenshotArgs {
     pub out: PathBuf,
 }
 
-/// Parses `X,Y` into two finite numbers.
-fn parse_point(s: &str) -> Result<(f32, f32), String> {
-    let (x, y) = s
-        .split_once(',')
-        .ok_or_else(|| format!("expected X,Y, e.g. 100,-50, got `{s}`"))?;
-    let num = |t: &str| -> Result<f32, String> {
-        t.trim()
-            .parse::<f32>()
-            .ok()
-            .filter(|v| v.is_finite())
-            .ok_or_else(|| format!("`{t}` is not a number"))
-    };
-    Ok((num(x)?, num(y)?))
-}
-
 /// Parses `WIDTHxHEIGHT` window pixels (16 to 8192 each).
 fn parse_size(s: &str) -> Result<(u32, u32), String> {
     let (w, h) = parse_world(s)?;
@@ -474,21 +460,6 @@ fn parse_size(s: &str) -> Result<(u32, u32), String> {
             "window size must be whole pixels from 16 to 8192, got `{s}`"
         ))
     }
-}
-
-/// Parses `WIDTHxHEIGHT` into two positive numbers.
-fn parse_world(s: &str) -> Result<(f32, f32), String> {
-    let (w, h) = s
-        .split_once(['x', 'X'])
-        .ok_or_else(|| format!("expected WIDTHxHEIGHT, e.g. 1280x720, got `{s}`"))?;
-    let num = |t: &str| -> Result<f32, String> {
-        t.trim()
-            .parse::<f32>()
-            .ok()
-            .filter(|v| v.is_finite() && *v > 0.0)
-            .ok_or_else(|| format!("`{t}` is not a positive number"))
-    };
-    Ok((num(w)?, num(h)?))
 }
 
 #[cfg(test)]

@@ -11,6 +11,7 @@ pub mod cli;
 pub mod modes;
 #[cfg(not(target_arch = "wasm32"))]
 pub mod plot;
+pub mod scene_text;
 #[cfg(target_arch = "wasm32")]
 pub mod web;
 pub mod web_query;

@@ -18,14 +18,8 @@ pub fn run() {
     warnings.extend(more);
 
     let storage = store::Storage::user();
-    let settings = match storage.as_ref().map(store::load_settings) {
-        Some(Ok(settings)) => settings,
-        Some(Err(e)) => {
-            warnings.push(format!("{e}; using defaults"));
-            None
-        }
-        None => None,
-    };
+    let (settings, warning) = store::saved_settings(storage.as_ref());
+    warnings.extend(warning);
     if let Some(s) = &settings
         && query == web_query::PageQuery::default()
         && let Some((preset, boids, seed)) = s.last_flock()

@@ -8,6 +8,7 @@
 
 use crate::app::SceneConfig;
 use crate::app::scene::keep_density;
+use crate::scene_text::{parse_point, parse_world};
 use bevy::math::Vec2;
 use flock::flock_core::preset::{MAX_BOIDS, Preset};
 
@@ -57,17 +58,17 @@ pub fn parse(search: &str) -> (PageQuery, Vec<String>) {
             },
             "set" if value.contains('=') => query.set.push(value),
             "set" => bad("expected NAME=VALUE, e.g. set=max_speed=4"),
-            "world" => match size(&value) {
-                Some(s) => query.world = Some(s),
-                None => bad("expected WIDTHxHEIGHT, e.g. world=1280x720"),
+            "world" => match parse_world(&value) {
+                Ok(s) => query.world = Some(s.into()),
+                Err(e) => bad(&e),
             },
-            "leader" => match point(&value) {
-                Some(p) => query.leader = Some(p),
-                None => bad("expected X,Y in world units, e.g. leader=100,-50"),
+            "leader" => match parse_point(&value) {
+                Ok(p) => query.leader = Some(p.into()),
+                Err(e) => bad(&e),
             },
-            "hunter" => match point(&value) {
-                Some(p) => query.hunter = Some(p),
-                None => bad("expected X,Y in world units, e.g. hunter=-500,0"),
+            "hunter" => match parse_point(&value) {
+                Ok(p) => query.hunter = Some(p.into()),
+                Err(e) => bad(&e),
             },
             _ => bad(
                 "not something the page understands (preset, boids, seed, world, set, leader, \
@@ -107,26 +108,6 @@ pub fn scene(query: &PageQuery) -> (SceneConfig, Vec<String>) {
         hunter: query.hunter,
     };
     (scene, warnings)
-}
-
-/// Parses `X,Y` into a point with finite coordinates.
-fn point(s: &str) -> Option<Vec2> {
-    let (x, y) = s.split_once(',')?;
-    let x = x.trim().parse::<f32>().ok().filter(|v| v.is_finite())?;
-    let y = y.trim().parse::<f32>().ok().filter(|v| v.is_finite())?;
-    Some(Vec2::new(x, y))
-}
-
-/// Parses `WIDTHxHEIGHT` into a positive, finite size.
-fn size(s: &str) -> Option<Vec2> {
-    let (w, h) = s.split_once(['x', 'X'])?;
-    let positive = |t: &str| {
-        t.trim()
-            .parse::<f32>()
-            .ok()
-            .filter(|v| v.is_finite() && *v > 0.0)
-    };
-    Some(Vec2::new(positive(w)?, positive(h)?))
 }
 
 /// Undoes the URL's percent-encoding (`%3D` is `=`, `+` a space); a malformed escape stays as

@@ -14,11 +14,7 @@ pub const WINDOW: (u32, u32) = (1280, 720);
 
 pub fn run(args: RunArgs) -> Result<(), ModeError> {
     let storage = store::Storage::user();
-    let (settings, warning) = match storage.as_ref().map(store::load_settings) {
-        Some(Ok(settings)) => (settings, None),
-        Some(Err(e)) => (None, Some(format!("{e}; using defaults"))),
-        None => (None, None),
-    };
+    let (settings, warning) = store::saved_settings(storage.as_ref());
     let (mut preset, mut boids) = scene::resolve(&args.scene, scene::WorldFit::KeepDensity)?;
     let mut seed = args.scene.seed();
     if let Some(s) = &settings

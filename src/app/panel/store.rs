@@ -313,6 +313,16 @@ pub fn load_settings(storage: &Storage) -> Result<Option<Settings>, String> {
     Ok(Some(settings))
 }
 
+/// The settings a session starts with: those kept in `storage` (if any), and, when they could
+/// not be read, a warning for the user (the session then starts from the defaults).
+pub fn saved_settings(storage: Option<&Storage>) -> (Option<Settings>, Option<String>) {
+    match storage.map(load_settings) {
+        Some(Ok(settings)) => (settings, None),
+        Some(Err(e)) => (None, Some(format!("{e}; using defaults"))),
+        None => (None, None),
+    }
+}
+
 /// Keeps the settings.
 pub fn save_settings(storage: &Storage, settings: &Settings) -> Result<(), String> {
     let text = toml::to_string_pretty(settings).map_err(|e| e.to_string())?;
