@@ -8,7 +8,7 @@
 //! and independent of the thread count.
 
 use crate::edges::EdgeMode;
-use crate::grid::{Columns, NeighbourGrid};
+use crate::grid::{Columns, NeighbourGrid, NeighbourSums};
 use crate::hash::state_hash;
 use crate::metrics::FlockMetrics;
 use crate::models::SteerContext;
@@ -18,6 +18,9 @@ use rayon::prelude::*;
 
 /// Boids per parallel work item: large enough to amortise scheduling, small enough to balance.
 const CHUNK: usize = 1024;
+
+/// Boids of one cell summed in one call (a buffer on the stack).
+const BATCH: usize = 64;
 
 /// A flock stored in cell order for throughput.
 #[derive(Clone, Debug)]
@@ -108,9 +111,16 @@ impl FastFlock {
             view_min_cos: params.view_min_cos(),
             // The models look ids up by the index before the sort.
             ids: &self.ids,
+            block: None,
         };
         let speed = params.model.cruise_speed();
         let leaders = &self.leaders;
+        // Models that steer by sums have them taken a cell at a time (not under a cap, which
+        // counts neighbours in visiting order, boid by boid).
+        let request = params
+            .model
+            .sums_request()
+            .filter(|_| ctx.cap == usize::MAX);
         let Columns { px, py, vx, vy } = &mut spare;
         px.par_chunks_mut(CHUNK)
             .zip(py.par_chunks_mut(CHUNK))
@@ -119,10 +129,46 @@ impl FastFlock {
             .enumerate()
             .for_each(|(chunk, (((px, py), vx), vy))| {
                 let first = chunk * CHUNK;
+                let end = first + px.len();
+                // Two passes: the steering of every boid first, then the per-boid updates,
+                // whose square roots and divisions then overlap from boid to boid.
+                let mut steering = [Vec2::ZERO; CHUNK];
+                let mut sums = [NeighbourSums::default(); BATCH];
+                let mut k = first;
+                while k < end {
+                    // Boids arrive in cell order: each cell's block is built once, and the
+                    // sums for a cell's boids taken in one pass over it.
+                    let cell = grid.cell_of(k);
+                    let block = grid.block(cell);
+                    let run_end = grid.cell_range(cell).end.clamp(k + 1, end);
+                    let ctx = SteerContext {
+                        block: Some(&block),
+                        ..ctx
+                    };
+                    match request {
+                        Some(request) => {
+                            for from in (k..run_end).step_by(BATCH) {
+                                let to = (from + BATCH).min(run_end);
+                                let batch = &mut sums[..to - from];
+                                grid.cell_sums(&block, from..to, request, ctx.view_min_cos, batch);
+                                for (i, s) in (from..to).zip(batch.iter()) {
+                                    steering[i - first] =
+                                        params.model.steer_by_sums(grid, i, s, &ctx).0;
+                                }
+                            }
+                        }
+                        None => {
+                            for i in k..run_end {
+                                steering[i - first] = params.model.steer(grid, i, &ctx).0;
+                            }
+                        }
+                    }
+                    k = run_end;
+                }
                 for j in 0..px.len() {
                     let k = first + j;
                     let (p, v) = grid.columns().get(k);
-                    let (mut a, _) = params.model.steer(grid, k, &ctx);
+                    let mut a = steering[j];
                     for leader in leaders {
                         a += leader.params.steer(world.delta(p, leader.pos), v, speed);
                     }

@@ -292,6 +292,7 @@ impl FlockSim {
             cap: self.params.cap(),
             view_min_cos: self.params.view_min_cos(),
             ids: &self.ids,
+            block: None,
         };
         steer(
             &self.grid,

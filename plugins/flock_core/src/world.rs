@@ -51,7 +51,8 @@ impl WorldBounds {
     /// Maps a position back into `[min, max)` on a torus; elsewhere returns it unchanged.
     #[inline]
     pub fn wrap(&self, p: Vec2) -> Vec2 {
-        if !self.wrapped {
+        if !self.wrapped || (p.cmpge(self.min).all() && p.cmplt(self.min + self.size).all()) {
+            // Inside already (nearly every call): no remainder to take.
             return p;
         }
         let mut q = (p - self.min).rem_euclid(self.size);

@@ -14,6 +14,7 @@ pub fn steer(mut flocks: Query<(&Flock, &mut FlockColumns)>) {
             cap: flock.params.cap(),
             view_min_cos: flock.params.view_min_cos(),
             ids: &c.ids,
+            block: None,
         };
         flock_core::sim::steer(&c.grid, &flock.params, &ctx, &mut c.acc, &mut c.neighbours);
     }

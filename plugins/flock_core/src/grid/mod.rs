@@ -4,12 +4,14 @@
 //! scatters positions and velocities into cell order, so a query walks at most nine short,
 //! contiguous runs of memory (three when the 3x3 block does not cross an edge of the grid).
 
+mod lanes;
 mod layout;
 mod nearest;
+mod scatter;
 mod sums;
 
 pub use layout::GridLayout;
-pub use sums::NeighbourSums;
+pub use sums::{NeighbourSums, SumsRequest};
 
 use crate::world::WorldBounds;
 use glam::Vec2;
@@ -93,11 +95,34 @@ struct Runs {
 }
 
 /// A contiguous range of sorted indices to visit, with the shift of their images.
-#[derive(Clone, Copy, Debug)]
+#[derive(Clone, Copy, Debug, Default)]
 pub(crate) struct Span {
     pub start: usize,
     pub end: usize,
     pub shift: Vec2,
+}
+
+/// What a boid of one cell visits: the contiguous spans of the 3x3 block of cells around it
+/// (three when the block does not cross the seam of a torus), built by
+/// [`NeighbourGrid::block`]. Every boid of the cell shares it.
+#[derive(Clone, Copy, Debug)]
+pub struct CellBlock {
+    cell: usize,
+    spans: [Span; 9],
+    /// Number of spans; `None` when an axis of a torus has fewer than three cells (queries then
+    /// take the nearest image per pair).
+    len: Option<usize>,
+}
+
+impl CellBlock {
+    /// The cell whose block this is.
+    pub fn cell(&self) -> usize {
+        self.cell
+    }
+
+    pub(crate) fn spans(&self) -> Option<&[Span]> {
+        self.len.map(|n| &self.spans[..n])
+    }
 }
 
 impl NeighbourGrid {
@@ -202,34 +227,26 @@ impl NeighbourGrid {
         let layout = self.layout;
         let cols = &mut self.cols;
         cols.px
-            .par_iter_mut()
-            .zip(cols.py.par_iter_mut())
-            .zip(self.cell_of_input.par_iter_mut())
-            .for_each(|((x, y), cell)| {
-                let p = bounds.wrap(Vec2::new(*x, *y));
-                (*x, *y) = (p.x, p.y);
-                *cell = layout.cell_index(p) as u32;
+            .par_chunks_mut(4096)
+            .zip(cols.py.par_chunks_mut(4096))
+            .zip(self.cell_of_input.par_chunks_mut(4096))
+            .for_each(|((xs, ys), cells)| {
+                for ((x, y), cell) in xs.iter_mut().zip(ys.iter_mut()).zip(cells) {
+                    let p = bounds.wrap(Vec2::new(*x, *y));
+                    (*x, *y) = (p.x, p.y);
+                    *cell = layout.cell_index(p) as u32;
+                }
             });
-        for &c in &self.cell_of_input {
-            self.cell_start[c as usize + 1] += 1;
-        }
-        self.prefix_sum();
-        let mut cursor = std::mem::take(&mut self.cursor);
-        cursor.clear();
-        cursor.extend_from_slice(&self.cell_start[..cells]);
-        let back = &mut self.back;
-        back.resize(n);
-        for i in 0..n {
-            let c = self.cell_of_input[i] as usize;
-            let k = cursor[c] as usize;
-            cursor[c] += 1;
-            self.order[k] = i as u32;
-            back.px[k] = self.cols.px[i];
-            back.py[k] = self.cols.py[i];
-            back.vx[k] = self.cols.vx[i];
-            back.vy[k] = self.cols.vy[i];
-        }
-        self.cursor = cursor;
+        self.back.resize(n);
+        scatter::sort_in_parallel(
+            &self.cell_of_input,
+            cells,
+            &mut self.cell_start,
+            &mut self.cursor,
+            &self.cols,
+            &mut self.back,
+            &mut self.order,
+        );
         std::mem::swap(&mut self.cols, &mut self.back);
     }
 
@@ -311,24 +328,32 @@ impl NeighbourGrid {
         (4 * (u32s + f32s)) as f64 / n
     }
 
-    /// The contiguous spans of sorted indices in the 3x3 block around boid `k`, with their
-    /// seam shifts; `None` when an axis of a torus has fewer than three cells (queries then
-    /// take the nearest image per pair).
+    /// The cell holding boid `k` (a sorted index).
     #[inline]
-    pub(crate) fn spans(&self, k: usize, out: &mut [Span; 9]) -> Option<usize> {
+    pub fn cell_of(&self, k: usize) -> usize {
+        self.layout.cell_index(self.pos(k))
+    }
+
+    /// The block of cells every boid of `cell` visits.
+    #[inline]
+    pub fn block(&self, cell: usize) -> CellBlock {
         let l = &self.layout;
-        let cell = l.cell_index(self.pos(k));
+        let mut block = CellBlock {
+            cell,
+            spans: [Span::default(); 9],
+            len: None,
+        };
         let cols = runs(cell % l.nx, l.nx, l.wrapped, l.size.x);
         let rows = runs(cell / l.nx, l.ny, l.wrapped, l.size.y);
         if cols.min_image || rows.min_image {
-            return None;
+            return block;
         }
         let mut n = 0;
         for row in &rows.runs[..rows.len] {
             for ry in row.first..=row.last {
                 let base = ry * l.nx;
                 for col in &cols.runs[..cols.len] {
-                    out[n] = Span {
+                    block.spans[n] = Span {
                         start: self.cell_start[base + col.first] as usize,
                         end: self.cell_start[base + col.last + 1] as usize,
                         shift: Vec2::new(col.shift, row.shift),
@@ -337,29 +362,17 @@ impl NeighbourGrid {
                 }
             }
         }
-        Some(n)
+        block.len = Some(n);
+        block
     }
 
     /// Pairs a full neighbour pass tests: for every boid, the other boids in its block of cells.
     pub fn candidate_pairs(&self) -> u64 {
         (0..self.len())
             .into_par_iter()
-            .map(|k| {
-                let mut spans = [Span {
-                    start: 0,
-                    end: 0,
-                    shift: Vec2::ZERO,
-                }; 9];
-                match self.spans(k, &mut spans) {
-                    Some(n) => {
-                        spans[..n]
-                            .iter()
-                            .map(|s| (s.end - s.start) as u64)
-                            .sum::<u64>()
-                            - 1
-                    }
-                    None => self.len() as u64 - 1,
-                }
+            .map(|k| match self.block(self.cell_of(k)).spans() {
+                Some(spans) => spans.iter().map(|s| (s.end - s.start) as u64).sum::<u64>() - 1,
+                None => self.len() as u64 - 1,
             })
             .sum()
     }

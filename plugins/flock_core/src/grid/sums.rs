@@ -1,13 +1,12 @@
-//! Neighbourhood sums for the steering models, in a loop the compiler vectorises: four
-//! independent lanes of partial sums (one SSE register each) over each contiguous span, bit
-//! masks instead of branches, and a final fixed-order reduction (so results do not depend on
-//! threads). Each model asks only for the sums it uses, so the accumulators fit in registers.
+//! Neighbourhood sums for the steering models: eight lanes of partial sums over each contiguous
+//! span of candidates (AVX, SSE or plain arrays, chosen once at run time; see [`super::lanes`]),
+//! bit masks instead of branches, and a fixed reduction tree at the end, so results depend
+//! neither on the thread count nor on the CPU.
 
-use super::{NeighbourGrid, Span};
+use super::lanes::{LANES, Lanes, Plain, TAIL};
+use super::{CellBlock, NeighbourGrid, Span};
 use glam::Vec2;
-
-/// Partial sums kept per lane.
-const LANES: usize = 4;
+use std::ops::Range;
 
 /// What the steering models need to know about one boid's neighbours: sums over the other
 /// boids within a *sight* radius and within a *near* radius (both strict).
@@ -28,114 +27,418 @@ pub struct NeighbourSums {
     pub near_apart: u32,
 }
 
-/// Per-lane partial sums.
-#[derive(Default)]
-struct Lanes {
-    seen: [f32; LANES],
-    seen_x: [f32; LANES],
-    seen_y: [f32; LANES],
-    vel_x: [f32; LANES],
-    vel_y: [f32; LANES],
-    near_x: [f32; LANES],
-    near_y: [f32; LANES],
-    inv_x: [f32; LANES],
-    inv_y: [f32; LANES],
-    apart: [f32; LANES],
-}
-
-/// `v` where `mask` is all ones, `+0.0` where it is zero: a select without a branch.
-#[inline(always)]
-fn keep(v: f32, mask: u32) -> f32 {
-    f32::from_bits(v.to_bits() & mask)
-}
-
-/// All ones when `on`, else zero.
-#[inline(always)]
-fn mask(on: bool) -> u32 {
-    (on as u32).wrapping_neg()
-}
-
-impl Lanes {
-    /// Adds [`LANES`] candidates: offsets `dx, dy` and velocities `vx, vy`. Padding lanes carry
-    /// an infinite offset, which no radius admits. With `VIEW`, a candidate also has to lie
-    /// within the field of view: cosine to `view.heading` at least `view.min_cos`.
-    #[inline(always)]
-    fn add<const NEAR: bool, const INVERSE: bool, const VIEW: bool>(
-        &mut self,
-        dx: &[f32; LANES],
-        dy: &[f32; LANES],
-        vx: &[f32; LANES],
-        vy: &[f32; LANES],
-        radii: Radii,
-    ) {
-        let Radii {
-            sight2,
-            near2,
-            view,
-        } = radii;
-        let d2: [f32; LANES] = std::array::from_fn(|l| dx[l] * dx[l] + dy[l] * dy[l]);
-        let visible: [u32; LANES] = std::array::from_fn(|l| {
-            if VIEW {
-                let along = dx[l] * view.heading.x + dy[l] * view.heading.y;
-                mask(along >= view.min_cos * d2[l].sqrt())
-            } else {
-                u32::MAX
-            }
-        });
-        let seen: [u32; LANES] = std::array::from_fn(|l| mask(d2[l] < sight2) & visible[l]);
-        for l in 0..LANES {
-            self.seen[l] += keep(1.0, seen[l]);
-            self.seen_x[l] += keep(dx[l], seen[l]);
-            self.seen_y[l] += keep(dy[l], seen[l]);
-            self.vel_x[l] += keep(vx[l], seen[l]);
-            self.vel_y[l] += keep(vy[l], seen[l]);
-        }
-        if NEAR || INVERSE {
-            let near: [u32; LANES] = std::array::from_fn(|l| mask(d2[l] < near2) & visible[l]);
-            if NEAR {
-                for l in 0..LANES {
-                    self.near_x[l] += keep(dx[l], near[l]);
-                    self.near_y[l] += keep(dy[l], near[l]);
-                }
-            }
-            if INVERSE {
-                let apart: [u32; LANES] = std::array::from_fn(|l| near[l] & mask(d2[l] > 0.0));
-                for l in 0..LANES {
-                    let inv = keep(1.0 / d2[l], apart[l]);
-                    self.inv_x[l] += keep(dx[l] * inv, apart[l]);
-                    self.inv_y[l] += keep(dy[l] * inv, apart[l]);
-                    self.apart[l] += keep(1.0, apart[l]);
-                }
-            }
-        }
-    }
-
-    fn total(self) -> NeighbourSums {
-        let sum = |a: [f32; LANES]| a.iter().sum::<f32>();
-        NeighbourSums {
-            seen: sum(self.seen) as u32,
-            seen_offset: Vec2::new(sum(self.seen_x), sum(self.seen_y)),
-            seen_velocity: Vec2::new(sum(self.vel_x), sum(self.vel_y)),
-            near_offset: Vec2::new(sum(self.near_x), sum(self.near_y)),
-            near_inverse: Vec2::new(sum(self.inv_x), sum(self.inv_y)),
-            near_apart: sum(self.apart) as u32,
-        }
-    }
-}
-
-/// A field of view: a unit heading and the least cosine to it that is seen.
-#[derive(Clone, Copy, Debug)]
-struct View {
-    heading: Vec2,
-    min_cos: f32,
-}
-
-/// Squared radii and the field of view, passed down the inner loops.
+/// Squared radii and the field of view (a unit heading and the least cosine to it that is seen).
 #[derive(Clone, Copy, Debug)]
 struct Radii {
     sight2: f32,
     near2: f32,
-    view: View,
+    heading: Vec2,
+    min_cos: f32,
+}
+
+/// Four equal-length candidate columns: x, y, vx, vy.
+#[derive(Clone, Copy)]
+struct Source<'a> {
+    x: &'a [f32],
+    y: &'a [f32],
+    vx: &'a [f32],
+    vy: &'a [f32],
+}
+
+/// Candidates `start..end` of a [`Source`], with the offset that turns their positions into
+/// offsets from the boid asked about (its own position negated, plus any seam shift).
+#[derive(Clone, Copy, Debug, Default)]
+struct Visit {
+    start: usize,
+    end: usize,
+    offset: Vec2,
+}
+
+/// Per-lane partial sums.
+struct Acc<V> {
+    seen: V,
+    seen_x: V,
+    seen_y: V,
+    vel_x: V,
+    vel_y: V,
+    near_x: V,
+    near_y: V,
+    inv_x: V,
+    inv_y: V,
+    apart: V,
+}
+
+/// Loop constants, splatted once per boid.
+struct Consts<V> {
+    zero: V,
+    one: V,
+    sight2: V,
+    near2: V,
+    heading_x: V,
+    heading_y: V,
+    min_cos: V,
+}
+
+/// Adds eight candidates (positions `x, y` before the offset `ox, oy`, velocities `vx, vy`);
+/// with `valid`, only the lanes it sets.
+///
+/// # Safety
+/// `L`'s CPU features must be present.
+#[inline(always)]
+unsafe fn add_chunk<L: Lanes, const NEAR: bool, const INVERSE: bool, const VIEW: bool>(
+    acc: &mut Acc<L::V>,
+    k: &Consts<L::V>,
+    [x, y, vx, vy]: [L::V; 4],
+    [ox, oy]: [L::V; 2],
+    valid: Option<L::V>,
+) {
+    // SAFETY: the caller vouches for `L`'s features; the rest is register arithmetic.
+    unsafe {
+        let dx = L::add(x, ox);
+        let dy = L::add(y, oy);
+        let d2 = L::add(L::mul(dx, dx), L::mul(dy, dy));
+        let mut counts = valid;
+        if VIEW {
+            let along = L::add(L::mul(dx, k.heading_x), L::mul(dy, k.heading_y));
+            let visible = L::ge(along, L::mul(k.min_cos, L::sqrt(d2)));
+            counts = Some(counts.map_or(visible, |m| L::and(m, visible)));
+        }
+        let only = |m: L::V| counts.map_or(m, |c| L::and(c, m));
+        let seen = only(L::lt(d2, k.sight2));
+        acc.seen = L::add(acc.seen, L::and(seen, k.one));
+        acc.seen_x = L::add(acc.seen_x, L::and(seen, dx));
+        acc.seen_y = L::add(acc.seen_y, L::and(seen, dy));
+        acc.vel_x = L::add(acc.vel_x, L::and(seen, vx));
+        acc.vel_y = L::add(acc.vel_y, L::and(seen, vy));
+        if NEAR || INVERSE {
+            let near = only(L::lt(d2, k.near2));
+            if NEAR {
+                acc.near_x = L::add(acc.near_x, L::and(near, dx));
+                acc.near_y = L::add(acc.near_y, L::and(near, dy));
+            }
+            if INVERSE {
+                // Coincident boids give no direction: only those at a non-zero distance.
+                let apart = L::and(near, L::lt(k.zero, d2));
+                let inv = L::and(apart, L::div(k.one, d2));
+                acc.inv_x = L::add(acc.inv_x, L::and(apart, L::mul(dx, inv)));
+                acc.inv_y = L::add(acc.inv_y, L::and(apart, L::mul(dy, inv)));
+                acc.apart = L::add(acc.apart, L::and(apart, k.one));
+            }
+        }
+    }
+}
+
+/// The sums over every candidate of `visits` in `source`.
+///
+/// # Safety
+/// `L`'s CPU features must be present, and every visit must lie within the source.
+#[inline(always)]
+unsafe fn sum_visits<L: Lanes, const NEAR: bool, const INVERSE: bool, const VIEW: bool>(
+    source: Source,
+    visits: &[Visit],
+    radii: Radii,
+) -> NeighbourSums {
+    // SAFETY: loads read eight floats at `i` only where `i + LANES` is within the columns (a
+    // short last chunk is read from there when the columns go on, else from a padded copy).
+    unsafe {
+        let zero = L::splat(0.0);
+        let k = Consts {
+            zero,
+            one: L::splat(1.0),
+            sight2: L::splat(radii.sight2),
+            near2: L::splat(radii.near2),
+            heading_x: L::splat(radii.heading.x),
+            heading_y: L::splat(radii.heading.y),
+            min_cos: L::splat(radii.min_cos),
+        };
+        let mut acc = Acc {
+            seen: zero,
+            seen_x: zero,
+            seen_y: zero,
+            vel_x: zero,
+            vel_y: zero,
+            near_x: zero,
+            near_y: zero,
+            inv_x: zero,
+            inv_y: zero,
+            apart: zero,
+        };
+        let len = source.x.len();
+        let columns = [source.x, source.y, source.vx, source.vy];
+        for visit in visits {
+            let offset = [L::splat(visit.offset.x), L::splat(visit.offset.y)];
+            let mut i = visit.start;
+            while i + LANES <= visit.end {
+                let chunk = columns.map(|c| L::load(c.as_ptr().add(i)));
+                add_chunk::<L, NEAR, INVERSE, VIEW>(&mut acc, &k, chunk, offset, None);
+                i += LANES;
+            }
+            if i < visit.end {
+                let valid = Some(L::load_mask(TAIL[visit.end - i].as_ptr()));
+                let chunk = if i + LANES <= len {
+                    columns.map(|c| L::load(c.as_ptr().add(i)))
+                } else {
+                    columns.map(|c| {
+                        let mut padded = [0.0; LANES];
+                        padded[..visit.end - i].copy_from_slice(&c[i..visit.end]);
+                        L::load(padded.as_ptr())
+                    })
+                };
+                add_chunk::<L, NEAR, INVERSE, VIEW>(&mut acc, &k, chunk, offset, valid);
+            }
+        }
+        let [seen, seen_x, seen_y, vel_x] = L::totals(acc.seen, acc.seen_x, acc.seen_y, acc.vel_x);
+        // Only the sums asked for (the others stay zero).
+        let mut sums = NeighbourSums {
+            seen: seen as u32,
+            seen_offset: Vec2::new(seen_x, seen_y),
+            ..NeighbourSums::default()
+        };
+        if NEAR || INVERSE {
+            let [vel_y, near_x, near_y, inv_x] =
+                L::totals(acc.vel_y, acc.near_x, acc.near_y, acc.inv_x);
+            sums.seen_velocity = Vec2::new(vel_x, vel_y);
+            if NEAR {
+                sums.near_offset = Vec2::new(near_x, near_y);
+            }
+            if INVERSE {
+                let [inv_y, apart, _, _] = L::totals(acc.inv_y, acc.apart, zero, zero);
+                sums.near_inverse = Vec2::new(inv_x, inv_y);
+                sums.near_apart = apart as u32;
+            }
+        } else {
+            let [vel_y, _, _, _] = L::totals(acc.vel_y, zero, zero, zero);
+            sums.seen_velocity = Vec2::new(vel_x, vel_y);
+        }
+        sums
+    }
+}
+
+/// The lane forms this CPU can run.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum LaneForm {
+    /// Plain arrays.
+    #[cfg_attr(target_arch = "x86_64", allow(dead_code))]
+    Plain,
+    /// Two SSE registers.
+    #[cfg(target_arch = "x86_64")]
+    Sse,
+    /// One AVX register.
+    #[cfg(target_arch = "x86_64")]
+    Avx,
+}
+
+impl LaneForm {
+    /// The widest form this CPU has.
+    #[inline]
+    pub(crate) fn best() -> Self {
+        #[cfg(target_arch = "x86_64")]
+        {
+            if std::arch::is_x86_feature_detected!("avx") {
+                Self::Avx
+            } else {
+                Self::Sse
+            }
+        }
+        #[cfg(not(target_arch = "x86_64"))]
+        {
+            Self::Plain
+        }
+    }
+
+    /// Every form this CPU can run (for tests that compare them).
+    #[cfg(test)]
+    pub(crate) fn available() -> Vec<Self> {
+        let mut forms = vec![Self::Plain];
+        #[cfg(target_arch = "x86_64")]
+        {
+            forms.push(Self::Sse);
+            if std::arch::is_x86_feature_detected!("avx") {
+                forms.push(Self::Avx);
+            }
+        }
+        forms
+    }
+
+    #[inline]
+    fn sum<const NEAR: bool, const INVERSE: bool, const VIEW: bool>(
+        self,
+        source: Source,
+        visits: &[Visit],
+        radii: Radii,
+    ) -> NeighbourSums {
+        #[cfg(target_arch = "x86_64")]
+        #[target_feature(enable = "avx")]
+        fn avx<const NEAR: bool, const INVERSE: bool, const VIEW: bool>(
+            source: Source,
+            visits: &[Visit],
+            radii: Radii,
+        ) -> NeighbourSums {
+            // SAFETY: this function runs only on CPUs with AVX; visits lie within the source.
+            unsafe { sum_visits::<super::lanes::Avx, NEAR, INVERSE, VIEW>(source, visits, radii) }
+        }
+        for v in visits {
+            assert!(
+                v.start <= v.end && v.end <= source.x.len(),
+                "visit out of range"
+            );
+        }
+        assert!(
+            source.y.len() == source.x.len()
+                && source.vx.len() == source.x.len()
+                && source.vy.len() == source.x.len(),
+            "columns of one length"
+        );
+        match self {
+            // SAFETY (all arms): visits were checked above; the form's features are present.
+            Self::Plain => unsafe {
+                sum_visits::<Plain, NEAR, INVERSE, VIEW>(source, visits, radii)
+            },
+            #[cfg(target_arch = "x86_64")]
+            Self::Sse => unsafe {
+                sum_visits::<super::lanes::Sse, NEAR, INVERSE, VIEW>(source, visits, radii)
+            },
+            #[cfg(target_arch = "x86_64")]
+            Self::Avx => unsafe { avx::<NEAR, INVERSE, VIEW>(source, visits, radii) },
+        }
+    }
+
+    /// The sums for boids `ks` (all of one cell, whose block is `spans`) into `out`.
+    #[inline]
+    fn sum_cell<const NEAR: bool, const INVERSE: bool, const VIEW: bool>(
+        self,
+        grid: &NeighbourGrid,
+        spans: &[Span],
+        ks: Range<usize>,
+        radii: Radii,
+        out: &mut [NeighbourSums],
+    ) {
+        #[cfg(target_arch = "x86_64")]
+        #[target_feature(enable = "avx")]
+        fn avx<const NEAR: bool, const INVERSE: bool, const VIEW: bool>(
+            grid: &NeighbourGrid,
+            spans: &[Span],
+            ks: Range<usize>,
+            radii: Radii,
+            out: &mut [NeighbourSums],
+        ) {
+            // SAFETY: this function runs only on CPUs with AVX; spans lie within the columns.
+            unsafe {
+                sum_cell_with::<super::lanes::Avx, NEAR, INVERSE, VIEW>(grid, spans, ks, radii, out)
+            }
+        }
+        let len = grid.len();
+        for s in spans {
+            assert!(s.start <= s.end && s.end <= len, "span out of range");
+        }
+        assert!(
+            ks.end <= len && ks.len() == out.len(),
+            "one output per boid"
+        );
+        match self {
+            // SAFETY (all arms): spans were checked above; the form's features are present.
+            Self::Plain => unsafe {
+                sum_cell_with::<Plain, NEAR, INVERSE, VIEW>(grid, spans, ks, radii, out)
+            },
+            #[cfg(target_arch = "x86_64")]
+            Self::Sse => unsafe {
+                sum_cell_with::<super::lanes::Sse, NEAR, INVERSE, VIEW>(grid, spans, ks, radii, out)
+            },
+            #[cfg(target_arch = "x86_64")]
+            Self::Avx => unsafe { avx::<NEAR, INVERSE, VIEW>(grid, spans, ks, radii, out) },
+        }
+    }
+}
+
+/// The sums for every boid of `ks` over the spans of their shared block.
+///
+/// # Safety
+/// `L`'s CPU features must be present, and the spans and `ks` must lie within the columns.
+#[inline(always)]
+unsafe fn sum_cell_with<L: Lanes, const NEAR: bool, const INVERSE: bool, const VIEW: bool>(
+    grid: &NeighbourGrid,
+    spans: &[Span],
+    ks: Range<usize>,
+    radii: Radii,
+    out: &mut [NeighbourSums],
+) {
+    let c = grid.columns();
+    let source = Source {
+        x: &c.px,
+        y: &c.py,
+        vx: &c.vx,
+        vy: &c.vy,
+    };
+    let mut visits = [Visit::default(); 9];
+    let visits = &mut visits[..spans.len()];
+    for (k, sums) in ks.zip(out) {
+        let (p, v) = c.get(k);
+        for (visit, span) in visits.iter_mut().zip(spans) {
+            *visit = Visit {
+                start: span.start,
+                end: span.end,
+                offset: span.shift - p,
+            };
+        }
+        let mut radii = radii;
+        if VIEW {
+            radii.heading = v.normalize_or_zero();
+            if radii.heading == Vec2::ZERO {
+                // A still boid sees all round.
+                radii.min_cos = -1.0;
+            }
+        }
+        // SAFETY: passed on from the caller.
+        *sums = unsafe { sum_visits::<L, NEAR, INVERSE, VIEW>(source, visits, radii) };
+        // The spans include the boid itself, at distance 0: seen (when the sight radius is not
+        // 0) with its own velocity, with a zero offset and no inverse term.
+        if 0.0 < radii.sight2 {
+            sums.seen -= 1;
+            sums.seen_velocity -= v;
+        }
+    }
+}
+
+/// Which sums a steering model needs, and within which radii.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct SumsRequest {
+    /// The sight radius (`seen`, `seen_offset`, `seen_velocity`).
+    pub sight: f32,
+    /// The near radius.
+    pub near: f32,
+    /// Fill `near_offset`.
+    pub near_offsets: bool,
+    /// Fill `near_inverse` and `near_apart`.
+    pub inverse: bool,
+}
+
+impl NeighbourSums {
+    /// Adds another set of sums over different boids.
+    fn merge(&mut self, o: &NeighbourSums) {
+        self.seen += o.seen;
+        self.seen_offset += o.seen_offset;
+        self.seen_velocity += o.seen_velocity;
+        self.near_offset += o.near_offset;
+        self.near_inverse += o.near_inverse;
+        self.near_apart += o.near_apart;
+    }
+}
+
+/// Calls `$f::<NEAR, INVERSE, VIEW>($args)` with the three flags known at run time turned into
+/// constants.
+macro_rules! with_flags {
+    ($near:expr, $inverse:expr, $view:expr, $f:ident $(:: $g:ident)*, ($($arg:expr),*)) => {
+        match ($near, $inverse, $view) {
+            (false, false, false) => $f$(::$g)*::<false, false, false>($($arg),*),
+            (false, false, true) => $f$(::$g)*::<false, false, true>($($arg),*),
+            (false, true, false) => $f$(::$g)*::<false, true, false>($($arg),*),
+            (false, true, true) => $f$(::$g)*::<false, true, true>($($arg),*),
+            (true, false, false) => $f$(::$g)*::<true, false, false>($($arg),*),
+            (true, false, true) => $f$(::$g)*::<true, false, true>($($arg),*),
+            (true, true, false) => $f$(::$g)*::<true, true, false>($($arg),*),
+            (true, true, true) => $f$(::$g)*::<true, true, true>($($arg),*),
+        }
+    };
 }
 
 impl NeighbourGrid {
@@ -153,130 +456,187 @@ impl NeighbourGrid {
         cap: usize,
         view_min_cos: f32,
     ) -> NeighbourSums {
-        let heading = self.vel(k).normalize_or_zero();
-        let radii = Radii {
-            sight2: sight * sight,
-            near2: near * near,
-            view: View {
-                heading,
-                min_cos: view_min_cos,
-            },
+        let request = SumsRequest {
+            sight,
+            near,
+            near_offsets: NEAR,
+            inverse: INVERSE,
         };
-        if view_min_cos > -1.0 && heading != Vec2::ZERO {
-            self.sums::<NEAR, INVERSE, true>(k, sight.max(near), cap, radii)
+        let mut out = [NeighbourSums::default()];
+        if cap == usize::MAX {
+            let block = self.block(self.cell_of(k));
+            self.cell_sums(&block, k..k + 1, request, view_min_cos, &mut out);
         } else {
-            self.sums::<NEAR, INVERSE, false>(k, sight.max(near), cap, radii)
+            self.visited_sums(LaneForm::best(), k, cap, request, view_min_cos, &mut out[0]);
+        }
+        out[0]
+    }
+
+    /// [`NeighbourGrid::neighbour_sums`] without a cap, for a boid in the cell of `block`
+    /// (boids of one cell share their block). A block of another cell is not used.
+    #[inline]
+    pub fn block_sums<const NEAR: bool, const INVERSE: bool>(
+        &self,
+        block: &CellBlock,
+        k: usize,
+        sight: f32,
+        near: f32,
+        view_min_cos: f32,
+    ) -> NeighbourSums {
+        let request = SumsRequest {
+            sight,
+            near,
+            near_offsets: NEAR,
+            inverse: INVERSE,
+        };
+        let mut out = [NeighbourSums::default()];
+        self.cell_sums(block, k..k + 1, request, view_min_cos, &mut out);
+        out[0]
+    }
+
+    /// The uncapped sums of `request` for boids `ks` into `out` (one each), where the boids are
+    /// normally all of `block`'s cell: then the whole batch runs in one pass over the block,
+    /// the cheapest way to sum a flock in cell order. Boids of other cells are summed over
+    /// their own blocks.
+    pub fn cell_sums(
+        &self,
+        block: &CellBlock,
+        ks: Range<usize>,
+        request: SumsRequest,
+        view_min_cos: f32,
+        out: &mut [NeighbourSums],
+    ) {
+        self.cell_sums_in(LaneForm::best(), block, ks, request, view_min_cos, out);
+    }
+
+    /// [`NeighbourGrid::cell_sums`] with a given lane form.
+    pub(crate) fn cell_sums_in(
+        &self,
+        form: LaneForm,
+        block: &CellBlock,
+        ks: Range<usize>,
+        request: SumsRequest,
+        view_min_cos: f32,
+        out: &mut [NeighbourSums],
+    ) {
+        assert_eq!(ks.len(), out.len(), "one output per boid");
+        let radii = Radii {
+            sight2: request.sight * request.sight,
+            near2: request.near * request.near,
+            heading: Vec2::ZERO,
+            min_cos: view_min_cos,
+        };
+        let view = view_min_cos > -1.0;
+        let (near, inverse) = (request.near_offsets, request.inverse);
+        let cell = self.cell_range(block.cell);
+        let whole = cell.start <= ks.start && ks.end <= cell.end;
+        match block.spans() {
+            Some(spans) if whole => with_flags!(
+                near,
+                inverse,
+                view,
+                LaneForm::sum_cell,
+                (form, self, spans, ks, radii, out)
+            ),
+            // A torus too small for whole spans: pair by pair.
+            None if whole => {
+                for (k, sums) in ks.zip(out) {
+                    self.visited_sums(form, k, usize::MAX, request, view_min_cos, sums);
+                }
+            }
+            _ => {
+                for (k, sums) in ks.zip(out) {
+                    let own = self.block(self.cell_of(k));
+                    match own.spans() {
+                        Some(spans) if self.cell_range(own.cell).contains(&k) => with_flags!(
+                            near,
+                            inverse,
+                            view,
+                            LaneForm::sum_cell,
+                            (
+                                form,
+                                self,
+                                spans,
+                                k..k + 1,
+                                radii,
+                                std::slice::from_mut(sums)
+                            )
+                        ),
+                        _ => self.visited_sums(form, k, usize::MAX, request, view_min_cos, sums),
+                    }
+                }
+            }
         }
     }
 
-    #[inline(always)]
-    fn sums<const NEAR: bool, const INVERSE: bool, const VIEW: bool>(
+    /// The sums pair by pair (capped, or on a torus too small for whole spans): the visit skips
+    /// the boid itself and takes the nearest image; the neighbours are summed eight at a time.
+    fn visited_sums(
         &self,
+        form: LaneForm,
+        k: usize,
+        cap: usize,
+        request: SumsRequest,
+        view_min_cos: f32,
+        out: &mut NeighbourSums,
+    ) {
+        let heading = if view_min_cos > -1.0 {
+            self.vel(k).normalize_or_zero()
+        } else {
+            Vec2::ZERO
+        };
+        let radii = Radii {
+            sight2: request.sight * request.sight,
+            near2: request.near * request.near,
+            heading,
+            min_cos: view_min_cos,
+        };
+        let view = heading != Vec2::ZERO;
+        let reach = request.sight.max(request.near);
+        *out = with_flags!(
+            request.near_offsets,
+            request.inverse,
+            view,
+            Self::visited_sums_with,
+            (self, form, k, reach, cap, radii)
+        );
+    }
+
+    fn visited_sums_with<const NEAR: bool, const INVERSE: bool, const VIEW: bool>(
+        &self,
+        form: LaneForm,
         k: usize,
         reach: f32,
         cap: usize,
         radii: Radii,
     ) -> NeighbourSums {
-        let sight2 = radii.sight2;
-        let mut lanes = Lanes::default();
-        let mut spans = [Span {
-            start: 0,
-            end: 0,
-            shift: Vec2::ZERO,
-        }; 9];
-        match self.spans(k, &mut spans) {
-            Some(n) if cap == usize::MAX => {
-                for span in &spans[..n] {
-                    self.add_span::<NEAR, INVERSE, VIEW>(&mut lanes, k, span, radii);
-                }
-                let mut sums = lanes.total();
-                // The spans include the boid itself, at distance 0: seen (when the sight radius
-                // is not 0) with its own velocity, with a zero offset and no inverse term.
-                if 0.0 < sight2 {
-                    sums.seen -= 1;
-                    sums.seen_velocity -= self.vel(k);
-                }
-                sums
-            }
-            _ => {
-                // Capped, or a torus too small for whole spans: visit pair by pair (self is
-                // skipped by the visit).
-                self.for_each_neighbour(k, reach, cap, |j, d, _| {
-                    let lane =
-                        |x: f32| std::array::from_fn(|l| if l == 0 { x } else { f32::INFINITY });
-                    let v = self.vel(j);
-                    let zero = |x: f32| std::array::from_fn(|l| if l == 0 { x } else { 0.0 });
-                    lanes.add::<NEAR, INVERSE, VIEW>(
-                        &lane(d.x),
-                        &lane(d.y),
-                        &zero(v.x),
-                        &zero(v.y),
-                        radii,
-                    );
-                });
-                lanes.total()
-            }
-        }
-    }
-
-    #[inline(always)]
-    fn add_span<const NEAR: bool, const INVERSE: bool, const VIEW: bool>(
-        &self,
-        lanes: &mut Lanes,
-        k: usize,
-        span: &Span,
-        radii: Radii,
-    ) {
-        let p = self.pos(k);
-        let (ox, oy) = (span.shift.x - p.x, span.shift.y - p.y);
-        let c = self.columns();
-        let range = span.start..span.end;
-        let (xs, ys, vxs, vys) = (
-            &c.px[range.clone()],
-            &c.py[range.clone()],
-            &c.vx[range.clone()],
-            &c.vy[range],
-        );
-        let full = xs.len() / LANES * LANES;
-        let four =
-            |c: &[f32]| -> [f32; LANES] { c.try_into().expect("chunks_exact gives whole chunks") };
-        let shifted = |c: &[f32], o: f32| -> [f32; LANES] {
-            let v = four(c);
-            std::array::from_fn(|l| v[l] + o)
+        let mut buffer = [[0.0f32; LANES]; 4];
+        let mut filled = 0;
+        let mut sums = NeighbourSums::default();
+        let flush = |buffer: &[[f32; LANES]; 4], filled: usize, sums: &mut NeighbourSums| {
+            let [x, y, vx, vy] = buffer;
+            let source = Source { x, y, vx, vy };
+            let all = [Visit {
+                start: 0,
+                end: filled,
+                offset: Vec2::ZERO,
+            }];
+            sums.merge(&form.sum::<NEAR, INVERSE, VIEW>(source, &all, radii));
         };
-        for (((cx, cy), cvx), cvy) in xs[..full]
-            .chunks_exact(LANES)
-            .zip(ys[..full].chunks_exact(LANES))
-            .zip(vxs[..full].chunks_exact(LANES))
-            .zip(vys[..full].chunks_exact(LANES))
-        {
-            lanes.add::<NEAR, INVERSE, VIEW>(
-                &shifted(cx, ox),
-                &shifted(cy, oy),
-                &four(cvx),
-                &four(cvy),
-                radii,
-            );
+        self.for_each_neighbour(k, reach, cap, |j, d, _| {
+            let v = self.vel(j);
+            for (column, value) in buffer.iter_mut().zip([d.x, d.y, v.x, v.y]) {
+                column[filled] = value;
+            }
+            filled += 1;
+            if filled == LANES {
+                flush(&buffer, filled, &mut sums);
+                filled = 0;
+            }
+        });
+        if filled > 0 {
+            flush(&buffer, filled, &mut sums);
         }
-        if full < xs.len() {
-            // The last, short chunk: padding lanes sit infinitely far away.
-            let pad = |col: &[f32], o: f32, fill: f32| -> [f32; LANES] {
-                std::array::from_fn(|l| {
-                    if full + l < col.len() {
-                        col[full + l] + o
-                    } else {
-                        fill
-                    }
-                })
-            };
-            let inf = f32::INFINITY;
-            lanes.add::<NEAR, INVERSE, VIEW>(
-                &pad(xs, ox, inf),
-                &pad(ys, oy, inf),
-                &pad(vxs, 0.0, 0.0),
-                &pad(vys, 0.0, 0.0),
-                radii,
-            );
-        }
+        sums
     }
 }

@@ -308,3 +308,70 @@ fn a_blind_angle_hides_the_birds_behind() {
         assert!(fewer > 100, "the blind angle hides someone: {fewer}");
     }
 }
+
+/// Every sum bit for bit, so that a flock's future cannot depend on which lanes computed it.
+fn same_bits(a: &NeighbourSums, b: &NeighbourSums) -> bool {
+    let bits = |s: &NeighbourSums| {
+        [
+            s.seen_offset,
+            s.seen_velocity,
+            s.near_offset,
+            s.near_inverse,
+        ]
+        .map(|v| (v.x.to_bits(), v.y.to_bits()))
+    };
+    a.seen == b.seen && a.near_apart == b.near_apart && bits(a) == bits(b)
+}
+
+#[test]
+fn every_lane_form_and_batch_gives_the_same_bits() {
+    use super::sums::LaneForm;
+    let forms = LaneForm::available();
+    assert!(!forms.is_empty());
+    for (wrapped, min_cos) in [(false, -1.0), (true, -1.0), (true, 0.3)] {
+        let bounds = WorldBounds::centred(140.0, 100.0, wrapped);
+        // Clumps and spread-out birds: short and long spans, tails at the columns' end.
+        let mut points = random_points(900, &bounds, 5);
+        points.extend(random_points(
+            300,
+            &WorldBounds::centred(12.0, 12.0, false),
+            6,
+        ));
+        let n = points.len();
+        let mut vel: Vec<Vec2> = (0..n)
+            .map(|i| Vec2::from_angle(i as f32 * 0.37) * (0.5 + (i % 4) as f32))
+            .collect();
+        vel[7] = Vec2::ZERO; // a still bird sees all round
+        let request = SumsRequest {
+            sight: 9.0,
+            near: 4.0,
+            near_offsets: true,
+            inverse: true,
+        };
+        let mut grid = NeighbourGrid::new();
+        grid.rebuild(&bounds, request.sight, &points, &vel);
+        let mut tested = 0;
+        for cell in 0..grid.layout().cell_count() {
+            let ks = grid.cell_range(cell);
+            let block = grid.block(cell);
+            let mut per_form = Vec::new();
+            for &form in &forms {
+                let mut out = vec![NeighbourSums::default(); ks.len()];
+                grid.cell_sums_in(form, &block, ks.clone(), request, min_cos, &mut out);
+                per_form.push(out);
+            }
+            for (i, k) in ks.clone().enumerate() {
+                let one = grid.neighbour_sums::<true, true>(k, 9.0, 4.0, usize::MAX, min_cos);
+                for (form, out) in forms.iter().zip(&per_form) {
+                    assert!(
+                        same_bits(&out[i], &one),
+                        "{form:?}, boid {k}: {:?} vs {one:?}",
+                        out[i]
+                    );
+                }
+                tested += 1;
+            }
+        }
+        assert_eq!(tested, n);
+    }
+}

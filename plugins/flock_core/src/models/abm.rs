@@ -5,7 +5,7 @@
 //! match) / max(n, 1); vel normalised; pos += speed vel, wrapped.
 
 use super::{SteerContext, check};
-use crate::grid::NeighbourGrid;
+use crate::grid::{NeighbourGrid, NeighbourSums, SumsRequest};
 use glam::Vec2;
 use serde::{Deserialize, Serialize};
 
@@ -43,16 +43,26 @@ impl Default for AbmFlocking {
 
 impl AbmFlocking {
     /// The new velocity (returned in place of an acceleration; see `integrate_velocity`).
+    /// The neighbourhood sums this model steers by.
+    pub(super) fn request(&self) -> SumsRequest {
+        SumsRequest {
+            sight: self.vision,
+            near: self.separation,
+            near_offsets: true,
+            inverse: false,
+        }
+    }
+
+    /// Boid `k`'s steering from its neighbourhood sums `s` (see [`Self::request`]).
     #[inline]
-    pub(super) fn steer(&self, grid: &NeighbourGrid, k: usize, ctx: &SteerContext) -> (Vec2, u32) {
+    pub(super) fn steer(
+        &self,
+        grid: &NeighbourGrid,
+        k: usize,
+        s: &NeighbourSums,
+        _ctx: &SteerContext,
+    ) -> (Vec2, u32) {
         let v = grid.vel(k);
-        let s = grid.neighbour_sums::<true, false>(
-            k,
-            self.vision,
-            self.separation,
-            ctx.cap,
-            ctx.view_min_cos,
-        );
         let n = s.seen.max(1) as f32;
         let change = (s.seen_offset * self.cohere_factor - s.near_offset * self.separate_factor
             + s.seen_velocity * self.match_factor)

@@ -1,7 +1,7 @@
 //! The Cornell / DE1-SoC velocity-factor model: avoid, match, centre, then clamp the speed.
 
 use super::{SteerContext, check};
-use crate::grid::NeighbourGrid;
+use crate::grid::{NeighbourGrid, NeighbourSums, SumsRequest};
 use glam::Vec2;
 use serde::{Deserialize, Serialize};
 
@@ -43,16 +43,26 @@ impl Default for Cornell {
 }
 
 impl Cornell {
+    /// The neighbourhood sums this model steers by.
+    pub(super) fn request(&self) -> SumsRequest {
+        SumsRequest {
+            sight: self.visual_range,
+            near: self.protected_range,
+            near_offsets: true,
+            inverse: false,
+        }
+    }
+
+    /// Boid `k`'s steering from its neighbourhood sums `s` (see [`Self::request`]).
     #[inline]
-    pub(super) fn steer(&self, grid: &NeighbourGrid, k: usize, ctx: &SteerContext) -> (Vec2, u32) {
+    pub(super) fn steer(
+        &self,
+        grid: &NeighbourGrid,
+        k: usize,
+        s: &NeighbourSums,
+        _ctx: &SteerContext,
+    ) -> (Vec2, u32) {
         let v = grid.vel(k);
-        let s = grid.neighbour_sums::<true, false>(
-            k,
-            self.visual_range,
-            self.protected_range,
-            ctx.cap,
-            ctx.view_min_cos,
-        );
         // close_d = sum of (pos - other.pos) over the boids inside the protected range.
         let mut a = -s.near_offset * self.avoid_factor;
         if s.seen > 0 {

@@ -15,7 +15,7 @@ pub use reynolds::Reynolds;
 pub use spaceboids::SpaceBoids;
 pub use vicsek::Vicsek;
 
-use crate::grid::NeighbourGrid;
+use crate::grid::{CellBlock, NeighbourGrid, NeighbourSums, SumsRequest};
 use glam::Vec2;
 use serde::{Deserialize, Serialize};
 
@@ -94,6 +94,39 @@ pub struct SteerContext<'a> {
     pub view_min_cos: f32,
     /// Stable identity of each boid, by input index.
     pub ids: &'a [u32],
+    /// The cells the boid being steered visits, when the caller has them at hand (a pass in
+    /// cell order builds each block once for all the boids of a cell); `None` builds it per boid.
+    pub block: Option<&'a CellBlock>,
+}
+
+impl SteerContext<'_> {
+    /// Boid `k`'s neighbourhood sums (see [`NeighbourGrid::neighbour_sums`]) under this tick's
+    /// neighbour cap and field of view.
+    #[inline]
+    pub fn sums(&self, grid: &NeighbourGrid, k: usize, request: SumsRequest) -> NeighbourSums {
+        let SumsRequest { sight, near, .. } = request;
+        let (cap, view) = (self.cap, self.view_min_cos);
+        if cap == usize::MAX {
+            let own;
+            let block = match self.block {
+                Some(block) => block,
+                None => {
+                    own = grid.block(grid.cell_of(k));
+                    &own
+                }
+            };
+            let mut out = [NeighbourSums::default()];
+            grid.cell_sums(block, k..k + 1, request, view, &mut out);
+            out[0]
+        } else {
+            match (request.near_offsets, request.inverse) {
+                (false, false) => grid.neighbour_sums::<false, false>(k, sight, near, cap, view),
+                (false, true) => grid.neighbour_sums::<false, true>(k, sight, near, cap, view),
+                (true, false) => grid.neighbour_sums::<true, false>(k, sight, near, cap, view),
+                (true, true) => grid.neighbour_sums::<true, true>(k, sight, near, cap, view),
+            }
+        }
+    }
 }
 
 impl Model {
@@ -161,13 +194,50 @@ impl Model {
     /// neighbours it considered.
     #[inline]
     pub fn steer(&self, grid: &NeighbourGrid, k: usize, ctx: &SteerContext) -> (Vec2, u32) {
+        match self.sums_request() {
+            Some(request) => {
+                let sums = ctx.sums(grid, k, request);
+                self.steer_by_sums(grid, k, &sums, ctx)
+            }
+            None => match self {
+                Self::Couzin(m) => m.steer(grid, k, ctx),
+                _ => unreachable!("every other model steers by sums"),
+            },
+        }
+    }
+
+    /// The neighbourhood sums the model steers by; `None` for a model that visits its
+    /// neighbours one by one (Couzin's zones).
+    #[inline]
+    pub fn sums_request(&self) -> Option<SumsRequest> {
         match self {
-            Self::Reynolds(m) => m.steer(grid, k, ctx),
-            Self::Cornell(m) => m.steer(grid, k, ctx),
-            Self::SpaceBoids(m) => m.steer(grid, k, ctx),
-            Self::Vicsek(m) => m.steer(grid, k, ctx),
+            Self::Reynolds(m) => Some(m.request()),
+            Self::Cornell(m) => Some(m.request()),
+            Self::SpaceBoids(m) => Some(m.request()),
+            Self::Vicsek(m) => Some(m.request()),
+            Self::Couzin(_) => None,
+            Self::Abm(m) => Some(m.request()),
+        }
+    }
+
+    /// [`Model::steer`] from sums already taken as [`Model::sums_request`] asks (under the
+    /// context's cap and field of view), so that a pass can sum a whole cell at once. A model
+    /// without a request ignores `sums`.
+    #[inline]
+    pub fn steer_by_sums(
+        &self,
+        grid: &NeighbourGrid,
+        k: usize,
+        sums: &NeighbourSums,
+        ctx: &SteerContext,
+    ) -> (Vec2, u32) {
+        match self {
+            Self::Reynolds(m) => m.steer(grid, k, sums, ctx),
+            Self::Cornell(m) => m.steer(grid, k, sums, ctx),
+            Self::SpaceBoids(m) => m.steer(grid, k, sums, ctx),
+            Self::Vicsek(m) => m.steer(grid, k, sums, ctx),
             Self::Couzin(m) => m.steer(grid, k, ctx),
-            Self::Abm(m) => m.steer(grid, k, ctx),
+            Self::Abm(m) => m.steer(grid, k, sums, ctx),
         }
     }
 

@@ -2,7 +2,7 @@
 //! steering limited by `max_force`, separation weighted by 1/d².
 
 use super::{SteerContext, check, with_length};
-use crate::grid::NeighbourGrid;
+use crate::grid::{NeighbourGrid, NeighbourSums, SumsRequest};
 use glam::Vec2;
 use serde::{Deserialize, Serialize};
 
@@ -46,16 +46,26 @@ impl Default for Reynolds {
 }
 
 impl Reynolds {
+    /// The neighbourhood sums this model steers by.
+    pub(super) fn request(&self) -> SumsRequest {
+        SumsRequest {
+            sight: self.perception_radius,
+            near: self.separation_radius,
+            near_offsets: false,
+            inverse: true,
+        }
+    }
+
+    /// Boid `k`'s steering from its neighbourhood sums `s` (see [`Self::request`]).
     #[inline]
-    pub(super) fn steer(&self, grid: &NeighbourGrid, k: usize, ctx: &SteerContext) -> (Vec2, u32) {
+    pub(super) fn steer(
+        &self,
+        grid: &NeighbourGrid,
+        k: usize,
+        s: &NeighbourSums,
+        _ctx: &SteerContext,
+    ) -> (Vec2, u32) {
         let v = grid.vel(k);
-        let s = grid.neighbour_sums::<false, true>(
-            k,
-            self.perception_radius,
-            self.separation_radius,
-            ctx.cap,
-            ctx.view_min_cos,
-        );
         let mut a = Vec2::ZERO;
         if s.seen > 0 {
             let n = s.seen as f32;

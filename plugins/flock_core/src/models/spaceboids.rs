@@ -2,7 +2,7 @@
 //! heading, each normalised and weighted; the random direction changes every half second.
 
 use super::{SteerContext, check};
-use crate::grid::NeighbourGrid;
+use crate::grid::{NeighbourGrid, NeighbourSums, SumsRequest};
 use crate::rng::{hash_words, mix64, unit_vector};
 use glam::Vec2;
 use serde::{Deserialize, Serialize};
@@ -52,15 +52,25 @@ impl Default for SpaceBoids {
 }
 
 impl SpaceBoids {
+    /// The neighbourhood sums this model steers by.
+    pub(super) fn request(&self) -> SumsRequest {
+        SumsRequest {
+            sight: self.sight_range,
+            near: self.near_range,
+            near_offsets: true,
+            inverse: false,
+        }
+    }
+
+    /// Boid `k`'s steering from its neighbourhood sums `s` (see [`Self::request`]).
     #[inline]
-    pub(super) fn steer(&self, grid: &NeighbourGrid, k: usize, ctx: &SteerContext) -> (Vec2, u32) {
-        let s = grid.neighbour_sums::<true, false>(
-            k,
-            self.sight_range,
-            self.near_range,
-            ctx.cap,
-            ctx.view_min_cos,
-        );
+    pub(super) fn steer(
+        &self,
+        grid: &NeighbourGrid,
+        k: usize,
+        s: &NeighbourSums,
+        ctx: &SteerContext,
+    ) -> (Vec2, u32) {
         let id = ctx.ids[grid.order()[k] as usize] as u64;
         // The source divides by the neighbour count even when it is 0 and normalises zero
         // vectors; here an empty neighbourhood or a zero sum adds nothing.

@@ -3,7 +3,7 @@
 //! move at once.
 
 use super::{SteerContext, check};
-use crate::grid::NeighbourGrid;
+use crate::grid::{NeighbourGrid, NeighbourSums, SumsRequest};
 use crate::rng::{hash_words, unit_f32};
 use glam::Vec2;
 use serde::{Deserialize, Serialize};
@@ -36,10 +36,26 @@ const NOISE_STREAM: u64 = 0x5649_4353_454b_4e5a;
 
 impl Vicsek {
     /// The new velocity (returned in place of an acceleration; see `integrate_velocity`).
+    /// The neighbourhood sums this model steers by.
+    pub(super) fn request(&self) -> SumsRequest {
+        SumsRequest {
+            sight: self.radius,
+            near: 0.0,
+            near_offsets: false,
+            inverse: false,
+        }
+    }
+
+    /// Boid `k`'s steering from its neighbourhood sums `s` (see [`Self::request`]).
     #[inline]
-    pub(super) fn steer(&self, grid: &NeighbourGrid, k: usize, ctx: &SteerContext) -> (Vec2, u32) {
+    pub(super) fn steer(
+        &self,
+        grid: &NeighbourGrid,
+        k: usize,
+        s: &NeighbourSums,
+        ctx: &SteerContext,
+    ) -> (Vec2, u32) {
         let v = grid.vel(k);
-        let s = grid.neighbour_sums::<false, false>(k, self.radius, 0.0, ctx.cap, ctx.view_min_cos);
         // All particles share one speed, so the angle of the summed velocities is the angle of
         // the summed unit headings (atan2 of summed sines and cosines), itself included.
         let sum = s.seen_velocity + v;

@@ -1,0 +1,112 @@
+//! The counting sort's scatter on every thread: the boids are cut into parts, each part counts
+//! its boids per cell, one pass over the cells turns the counts into each part's write position
+//! in each cell, and the parts then scatter side by side. Within a cell, earlier parts' boids
+//! come first and each part keeps its order, so the result is the one a single thread gives,
+//! whatever the number of parts.
+
+use super::Columns;
+use rayon::prelude::*;
+
+/// Below this many boids one part does it all (threads cost more than they save).
+const PARALLEL_FROM: usize = 16_384;
+
+/// A pointer that may be shared between the parts: each writes its own, disjoint indices.
+#[derive(Clone, Copy)]
+struct Shared<T>(*mut T);
+
+// SAFETY: the parts write through it at indices no other part writes (see `sort_in_parallel`).
+unsafe impl<T> Sync for Shared<T> {}
+// SAFETY: as above.
+unsafe impl<T> Send for Shared<T> {}
+
+impl<T> Shared<T> {
+    /// Writes `value` at index `k`.
+    ///
+    /// # Safety
+    /// `k` is in bounds of the buffer this points into and no one else touches index `k`.
+    #[inline(always)]
+    unsafe fn write(self, k: usize, value: T) {
+        // SAFETY: passed on from the caller.
+        unsafe { self.0.add(k).write(value) }
+    }
+}
+
+/// Sorts boid `i` (`cell_of[i]` its cell, `from` its columns) into `to` in cell order, stable:
+/// fills `cell_start` (`cells + 1` offsets) and `order` (new index -> old index). `counts` is
+/// scratch, kept between calls.
+pub(super) fn sort_in_parallel(
+    cell_of: &[u32],
+    cells: usize,
+    cell_start: &mut [u32],
+    counts: &mut Vec<u32>,
+    from: &Columns,
+    to: &mut Columns,
+    order: &mut [u32],
+) {
+    let n = cell_of.len();
+    assert!(
+        from.px.len() == n && to.px.len() == n && order.len() == n && cell_start.len() == cells + 1,
+        "one entry per boid"
+    );
+    let parts = if n < PARALLEL_FROM {
+        1
+    } else {
+        rayon::current_num_threads().clamp(1, 64)
+    };
+    let part_len = n.div_ceil(parts).max(1);
+    // counts[p * cells + c]: boids of part p in cell c, then where part p writes in cell c.
+    counts.clear();
+    counts.resize(parts * cells, 0);
+    counts
+        .par_chunks_mut(cells.max(1))
+        .zip(cell_of.par_chunks(part_len))
+        .for_each(|(count, part)| {
+            for &c in part {
+                count[c as usize] += 1;
+            }
+        });
+    let mut next = 0u32;
+    for c in 0..cells {
+        cell_start[c] = next;
+        for p in 0..parts {
+            let here = counts[p * cells + c];
+            counts[p * cells + c] = next;
+            next += here;
+        }
+    }
+    cell_start[cells] = next;
+    debug_assert_eq!(next as usize, n);
+
+    let targets = (
+        Shared(to.px.as_mut_ptr()),
+        Shared(to.py.as_mut_ptr()),
+        Shared(to.vx.as_mut_ptr()),
+        Shared(to.vy.as_mut_ptr()),
+        Shared(order.as_mut_ptr()),
+    );
+    counts
+        .par_chunks_mut(cells.max(1))
+        .enumerate()
+        .for_each(|(p, cursor)| {
+            let (px, py, vx, vy, order) = targets;
+            let first = (p * part_len).min(n);
+            let last = (first + part_len).min(n);
+            for (i, &c) in (first..last).zip(&cell_of[first..last]) {
+                let c = c as usize;
+                let k = cursor[c] as usize;
+                cursor[c] += 1;
+                assert!(k < n, "write positions within the columns");
+                // SAFETY: the write positions of all parts in all cells are disjoint ranges
+                // that together tile 0..n (built from the counts above), and each part
+                // advances only its own cursor within its own range, so every k < n is
+                // written exactly once, by one part.
+                unsafe {
+                    px.write(k, from.px[i]);
+                    py.write(k, from.py[i]);
+                    vx.write(k, from.vx[i]);
+                    vy.write(k, from.vy[i]);
+                    order.write(k, i as u32);
+                }
+            }
+        });
+}
