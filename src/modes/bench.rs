@@ -6,7 +6,7 @@ use super::{ModeError, headless};
 use crate::cli::BenchArgs;
 use bevy::prelude::*;
 use flock::flock_core::fast::FastFlock;
-use flock::flock_core::grid::NeighbourGrid;
+use flock::flock_core::grid::{NeighbourGrid, NeighbourSums, SumsRequest};
 use flock::flock_core::preset::Preset;
 use flock::flock_core::sim::{FlockParams, FlockSim, initial_boids};
 use flock::prelude::advance_ticks;
@@ -36,6 +36,11 @@ impl Bench {
             .is_none_or(|o| o.iter().any(|p| p == part))
     }
 
+    /// Steps in each timed window of the simulation figures.
+    fn window(&self) -> usize {
+        if self.args.quick { 30 } else { 100 }
+    }
+
     fn measure_time(&self) -> Duration {
         if self.args.quick {
             Duration::from_millis(300)
@@ -61,6 +66,28 @@ fn pool(threads: usize) -> rayon::ThreadPool {
         .num_threads(threads)
         .build()
         .expect("a thread pool")
+}
+
+/// Steps per second over the `steps` steps that follow `start`, stepped again from a copy of
+/// `start` until `time` has passed (copies not timed), and the state at the window's end. A
+/// flock draws together as it flies; a fixed window keeps every measurement, whatever its
+/// speed or thread count, at the same densities (and the same states: results do not depend
+/// on the thread count).
+fn window_rate(start: &FastFlock, steps: usize, time: Duration) -> (f64, FastFlock) {
+    let mut timed = Duration::ZERO;
+    let mut runs = 0;
+    loop {
+        let mut flock = start.clone();
+        let started = Instant::now();
+        for _ in 0..steps {
+            flock.step();
+        }
+        timed += started.elapsed();
+        runs += 1;
+        if timed >= time {
+            return ((runs * steps) as f64 / timed.as_secs_f64(), flock);
+        }
+    }
 }
 
 /// Steps per second of `step`, after `warm` steps, over at least `time` and 3 steps.
@@ -105,18 +132,27 @@ pub fn run(args: BenchArgs) -> Result<(), ModeError> {
             let mut threads = vec![1, all];
             threads.dedup();
             for t in threads {
+                let window = bench.window();
+                let time = bench.measure_time();
                 let line = pool(t).install(|| {
-                    let mut flock = FastFlock::new(params.clone(), n, 1);
-                    let steps_per_s = rate(|| flock.step(), 2, bench.measure_time());
-                    let pairs = flock.grid().candidate_pairs() as f64;
-                    let neighbours =
-                        mean_neighbours(flock.grid(), params.model.interaction_radius());
+                    let mut start = FastFlock::new(params.clone(), n, 1);
+                    // Two steps sort the flock into cell order and warm the buffers.
+                    start.step();
+                    start.step();
+                    let (steps_per_s, end) = window_rate(&start, window, time);
+                    let radius = params.model.interaction_radius();
+                    let before = mean_neighbours(start.grid(), radius);
+                    let after = mean_neighbours(end.grid(), radius);
+                    let pairs = 0.5
+                        * (start.grid().candidate_pairs() + end.grid().candidate_pairs()) as f64;
                     json!({
                         "kind": "sim", "boids": n, "threads": t, "steps_per_s": steps_per_s,
                         "boid_steps_per_s": steps_per_s * n as f64,
                         "boid_steps_per_s_per_core": steps_per_s * n as f64 / t as f64,
                         "pair_tests_per_s_per_core": steps_per_s * pairs / t as f64,
-                        "mean_neighbours": neighbours, "bytes_per_boid": flock.bytes_per_boid(),
+                        "mean_neighbours": 0.5 * (before + after),
+                        "neighbours_first": before, "neighbours_last": after,
+                        "steps": window, "bytes_per_boid": end.bytes_per_boid(),
                         "preset": bench.args.preset,
                     })
                 });
@@ -223,8 +259,33 @@ fn neighbour_methods(bench: &mut Bench, preset: &Preset, n: usize) {
     let mut results = Vec::new();
     one.install(|| {
         let mut grid = NeighbourGrid::new();
+        // As the flock collects them: sort, then one pass per cell over its block of cells,
+        // eight candidates at a time, summing what the steering needs.
+        let request = SumsRequest {
+            sight: r,
+            near: 0.0,
+            near_offsets: false,
+            inverse: false,
+        };
+        let mut sums = Vec::new();
         results.push((
             "grid",
+            time(&mut || {
+                grid.rebuild(&bounds, r, &pos, &vel);
+                sums.clear();
+                sums.resize(n, NeighbourSums::default());
+                for cell in 0..grid.layout().cell_count() {
+                    let ks = grid.cell_range(cell);
+                    let block = grid.block(cell);
+                    grid.cell_sums(&block, ks.clone(), request, -1.0, &mut sums[ks]);
+                }
+                sums.iter().map(|s| s.seen as u64).sum()
+            }),
+        ));
+        // The same grid visiting each neighbour with a callback (what a caller who wants the
+        // neighbours themselves gets).
+        results.push((
+            "grid_visit",
             time(&mut || {
                 grid.rebuild(&bounds, r, &pos, &vel);
                 (0..n)
@@ -301,13 +362,16 @@ fn print_tables(lines: &[serde_json::Value]) {
     let f = |v: &serde_json::Value| v.as_f64().unwrap_or(f64::NAN);
     let mut sims = of(lines, "sim").peekable();
     if sims.peek().is_some() {
+        let first = sims.peek().cloned().unwrap_or_default();
         println!(
-            "simulation (FastFlock, {} preset, torus at fixed density)",
-            sims.peek()
-                .map_or("", |l| l["preset"].as_str().unwrap_or(""))
+            "simulation (FastFlock, {} preset, torus; the {} steps after a random start, whose \
+             density is set by --neighbours; neighbours: mean within the radius at the first and \
+             last of them)",
+            first["preset"].as_str().unwrap_or(""),
+            first["steps"]
         );
         println!(
-            "{:>10} {:>7} {:>12} {:>16} {:>18} {:>18} {:>10} {:>9}",
+            "{:>10} {:>7} {:>12} {:>16} {:>18} {:>18} {:>13} {:>10}",
             "boids",
             "threads",
             "steps/s",
@@ -319,14 +383,18 @@ fn print_tables(lines: &[serde_json::Value]) {
         );
         for l in sims {
             println!(
-                "{:>10} {:>7} {:>12.1} {:>16.3e} {:>18.3e} {:>18.3e} {:>10.1} {:>9.1}",
+                "{:>10} {:>7} {:>12.1} {:>16.3e} {:>18.3e} {:>18.3e} {:>13} {:>10.1}",
                 l["boids"],
                 l["threads"],
                 f(&l["steps_per_s"]),
                 f(&l["boid_steps_per_s"]),
                 f(&l["boid_steps_per_s_per_core"]),
                 f(&l["pair_tests_per_s_per_core"]),
-                f(&l["mean_neighbours"]),
+                format!(
+                    "{:.1} -> {:.1}",
+                    f(&l["neighbours_first"]),
+                    f(&l["neighbours_last"])
+                ),
                 f(&l["bytes_per_boid"])
             );
         }

@@ -101,7 +101,9 @@ impl FastFlock {
         self.grid
             .resort(&bounds, self.params.model.interaction_radius());
         let mut spare = self.grid.take_spare();
+        let mut cells = self.grid.take_spare_cells();
         let grid = &self.grid;
+        let layout = *grid.layout();
         let params = &self.params;
         let world = params.bounds();
         let ctx = SteerContext {
@@ -126,8 +128,9 @@ impl FastFlock {
             .zip(py.par_chunks_mut(CHUNK))
             .zip(vx.par_chunks_mut(CHUNK))
             .zip(vy.par_chunks_mut(CHUNK))
+            .zip(cells.par_chunks_mut(CHUNK))
             .enumerate()
-            .for_each(|(chunk, (((px, py), vx), vy))| {
+            .for_each(|(chunk, ((((px, py), vx), vy), cells))| {
                 let first = chunk * CHUNK;
                 let end = first + px.len();
                 // Two passes: the steering of every boid first, then the per-boid updates,
@@ -176,14 +179,19 @@ impl FastFlock {
                     let mut v = params.model.integrate_velocity(v, a);
                     let mut p = p + v;
                     params.edges.confine(&world, &mut p, &mut v);
+                    // The next sort's work, done while the boid is at hand: its cell, should
+                    // the grid keep its layout.
+                    let p = bounds.wrap(p);
+                    cells[j] = layout.cell_index(p) as u32;
                     (px[j], py[j], vx[j], vy[j]) = (p.x, p.y, v.x, v.y);
                 }
             });
-        self.grid.replace_columns(spare);
+        self.grid.replace_columns_with_cells(spare, cells);
         // Ids follow their boids into the new order.
         self.spare_ids.clear();
+        let ids = &self.ids;
         self.spare_ids
-            .extend(self.grid.order().iter().map(|&i| self.ids[i as usize]));
+            .par_extend(self.grid.order().par_iter().map(|&i| ids[i as usize]));
         std::mem::swap(&mut self.ids, &mut self.spare_ids);
         self.tick += 1;
     }

@@ -39,6 +39,11 @@ pub struct NeighbourGrid {
     cols: Columns,
     /// A second set of columns for [`NeighbourGrid::resort`] and in-place updates.
     back: Columns,
+    /// A second cell column for [`NeighbourGrid::replace_columns_with_cells`].
+    spare_cells: Vec<u32>,
+    /// `cell_of_input` already holds every boid's cell under this layout (handed in with the
+    /// columns), so the next resort under the same layout need not work them out.
+    cells_known: Option<GridLayout>,
 }
 
 /// Positions and velocities as separate x and y arrays.
@@ -150,6 +155,7 @@ impl NeighbourGrid {
             "one velocity per position"
         );
         self.layout = GridLayout::new(bounds, radius, positions.len());
+        self.cells_known = None;
         let n = positions.len();
         let cells = self.layout.cell_count();
 
@@ -208,6 +214,7 @@ impl NeighbourGrid {
         self.order.clear();
         self.order.extend(0..n as u32);
         self.rank.clear();
+        self.cells_known = None;
     }
 
     /// Sorts the grid's own boids into cells for `bounds` and `radius`: the counting sort of
@@ -223,20 +230,23 @@ impl NeighbourGrid {
         self.cell_of_input.resize(n, 0);
         self.order.resize(n, 0);
         self.rank.clear();
-        // Wrap, then find cells, in parallel.
+        // Wrap, then find cells, in parallel (unless whoever wrote the boids did).
         let layout = self.layout;
+        let known = self.cells_known.take() == Some(layout);
         let cols = &mut self.cols;
-        cols.px
-            .par_chunks_mut(4096)
-            .zip(cols.py.par_chunks_mut(4096))
-            .zip(self.cell_of_input.par_chunks_mut(4096))
-            .for_each(|((xs, ys), cells)| {
-                for ((x, y), cell) in xs.iter_mut().zip(ys.iter_mut()).zip(cells) {
-                    let p = bounds.wrap(Vec2::new(*x, *y));
-                    (*x, *y) = (p.x, p.y);
-                    *cell = layout.cell_index(p) as u32;
-                }
-            });
+        if !known {
+            cols.px
+                .par_chunks_mut(4096)
+                .zip(cols.py.par_chunks_mut(4096))
+                .zip(self.cell_of_input.par_chunks_mut(4096))
+                .for_each(|((xs, ys), cells)| {
+                    for ((x, y), cell) in xs.iter_mut().zip(ys.iter_mut()).zip(cells) {
+                        let p = bounds.wrap(Vec2::new(*x, *y));
+                        (*x, *y) = (p.x, p.y);
+                        *cell = layout.cell_index(p) as u32;
+                    }
+                });
+        }
         self.back.resize(n);
         scatter::sort_in_parallel(
             &self.cell_of_input,
@@ -262,6 +272,25 @@ impl NeighbourGrid {
     pub fn replace_columns(&mut self, columns: Columns) {
         assert_eq!(columns.px.len(), self.len(), "one entry per boid");
         self.back = std::mem::replace(&mut self.cols, columns);
+        self.cells_known = None;
+    }
+
+    /// A spare cell column sized like the grid, for [`NeighbourGrid::replace_columns_with_cells`].
+    pub fn take_spare_cells(&mut self) -> Vec<u32> {
+        let mut cells = std::mem::take(&mut self.spare_cells);
+        cells.resize(self.len(), 0);
+        cells
+    }
+
+    /// [`NeighbourGrid::replace_columns`], with each new boid's cell under the current layout
+    /// (`self.layout().cell_index(p)` of its position, which is wrapped into the world if the
+    /// world is a torus): the next [`NeighbourGrid::resort`] under the same layout then skips
+    /// working them out. Wrong cells would misplace boids, so only pass what `cell_index` gave.
+    pub fn replace_columns_with_cells(&mut self, columns: Columns, cells: Vec<u32>) {
+        assert_eq!(cells.len(), columns.px.len(), "one cell per boid");
+        self.replace_columns(columns);
+        self.spare_cells = std::mem::replace(&mut self.cell_of_input, cells);
+        self.cells_known = Some(self.layout);
     }
 
     /// The boids' columns.
@@ -321,6 +350,8 @@ impl NeighbourGrid {
     pub fn bytes_per_boid(&self) -> f64 {
         let n = self.len().max(1) as f64;
         let u32s = self.cell_of_input.capacity()
+            + self.spare_cells.capacity()
+            + self.cursor.capacity()
             + self.order.capacity()
             + self.rank.capacity()
             + self.cell_start.capacity();
