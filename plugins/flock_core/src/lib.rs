@@ -5,6 +5,7 @@
 //! the same code serves the Bevy plugins, the headless runs and the benchmarks, and its tests build
 //! in seconds.
 
+mod disjoint;
 pub mod edges;
 pub mod fast;
 pub mod grid;

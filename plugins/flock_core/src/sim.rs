@@ -1,8 +1,9 @@
 //! One flock's tick as five phases over plain columns, and [`FlockSim`], a flock that owns its
 //! columns (used by benchmarks and tests; the Bevy plugins call the same phase functions).
 
+use crate::disjoint::DisjointWrites;
 use crate::edges::{EdgeMode, Edges};
-use crate::grid::NeighbourGrid;
+use crate::grid::{NeighbourGrid, NeighbourSums};
 use crate::hash::state_hash;
 use crate::leader::LeaderParams;
 use crate::metrics::FlockMetrics;
@@ -120,12 +121,60 @@ pub fn steer(
     acc: &mut [Vec2],
     neighbours: &mut [u32],
 ) {
-    let rank = grid.rank();
-    acc.par_iter_mut()
-        .zip(neighbours.par_iter_mut())
-        .enumerate()
-        .for_each(|(i, (a, count))| (*a, *count) = params.model.steer(grid, rank[i] as usize, ctx));
+    let n = grid.len();
+    assert!(
+        acc.len() == n && neighbours.len() == n && grid.order().len() == n,
+        "one entry per boid"
+    );
+    let order = grid.order();
+    let (acc, neighbours) = (DisjointWrites::new(acc), DisjointWrites::new(neighbours));
+    // Cell by cell, so that each cell's boids are summed in one pass over its block; results
+    // go to the boids' input indices.
+    let request = params
+        .model
+        .sums_request()
+        .filter(|_| ctx.cap == usize::MAX);
+    (0..grid.layout().cell_count())
+        .into_par_iter()
+        .with_min_len(64)
+        .for_each(|cell| {
+            let ks = grid.cell_range(cell);
+            if ks.is_empty() {
+                return;
+            }
+            let block = grid.block(cell);
+            let ctx = SteerContext {
+                block: Some(&block),
+                ..*ctx
+            };
+            let mut sums = [NeighbourSums::default(); SUMS_BATCH];
+            for from in ks.clone().step_by(SUMS_BATCH) {
+                let to = (from + SUMS_BATCH).min(ks.end);
+                let batch = &mut sums[..to - from];
+                if let Some(request) = request {
+                    grid.cell_sums(&block, from..to, request, ctx.view_min_cos, batch);
+                }
+                for (k, s) in (from..to).zip(batch.iter()) {
+                    let (a, count) = match request {
+                        Some(_) => params.model.steer_by_sums(grid, k, s, &ctx),
+                        None => params.model.steer(grid, k, &ctx),
+                    };
+                    let i = order[k] as usize;
+                    assert!(i < n, "input indices within the flock");
+                    // SAFETY: `order` is a permutation of 0..n (the grid's sort builds it), and
+                    // each sorted index k is visited once, in one cell, so every input index i
+                    // is written once, by one thread; both buffers hold n entries.
+                    unsafe {
+                        acc.write(i, a);
+                        neighbours.write(i, count);
+                    }
+                }
+            }
+        });
 }
+
+/// Boids of one cell summed in one call (a buffer on the stack).
+const SUMS_BATCH: usize = 64;
 
 /// Phase 3: adds each leader's pull (or push) to the accelerations.
 pub fn follow_leaders(

@@ -338,9 +338,10 @@ fn the_fast_layout_is_deterministic_and_thread_independent_too() {
             .unwrap();
         pool.install(|| {
             let mut p = Preset::load("cornell").unwrap();
-            p.apply_overrides(&["edges.mode=wrap", "width=1500", "height=1500"])
+            // Enough birds that the sort's scatter is split between the threads.
+            p.apply_overrides(&["edges.mode=wrap", "width=3000", "height=3000"])
                 .unwrap();
-            let mut f = FastFlock::new(p.flock_params(), 5000, 4);
+            let mut f = FastFlock::new(p.flock_params(), 20_000, 4);
             for _ in 0..100 {
                 f.step();
             }

@@ -5,31 +5,11 @@
 //! whatever the number of parts.
 
 use super::Columns;
+use crate::disjoint::DisjointWrites;
 use rayon::prelude::*;
 
 /// Below this many boids one part does it all (threads cost more than they save).
 const PARALLEL_FROM: usize = 16_384;
-
-/// A pointer that may be shared between the parts: each writes its own, disjoint indices.
-#[derive(Clone, Copy)]
-struct Shared<T>(*mut T);
-
-// SAFETY: the parts write through it at indices no other part writes (see `sort_in_parallel`).
-unsafe impl<T> Sync for Shared<T> {}
-// SAFETY: as above.
-unsafe impl<T> Send for Shared<T> {}
-
-impl<T> Shared<T> {
-    /// Writes `value` at index `k`.
-    ///
-    /// # Safety
-    /// `k` is in bounds of the buffer this points into and no one else touches index `k`.
-    #[inline(always)]
-    unsafe fn write(self, k: usize, value: T) {
-        // SAFETY: passed on from the caller.
-        unsafe { self.0.add(k).write(value) }
-    }
-}
 
 /// Sorts boid `i` (`cell_of[i]` its cell, `from` its columns) into `to` in cell order, stable:
 /// fills `cell_start` (`cells + 1` offsets) and `order` (new index -> old index). `counts` is
@@ -78,11 +58,11 @@ pub(super) fn sort_in_parallel(
     debug_assert_eq!(next as usize, n);
 
     let targets = (
-        Shared(to.px.as_mut_ptr()),
-        Shared(to.py.as_mut_ptr()),
-        Shared(to.vx.as_mut_ptr()),
-        Shared(to.vy.as_mut_ptr()),
-        Shared(order.as_mut_ptr()),
+        DisjointWrites::new(&mut to.px),
+        DisjointWrites::new(&mut to.py),
+        DisjointWrites::new(&mut to.vx),
+        DisjointWrites::new(&mut to.vy),
+        DisjointWrites::new(order),
     );
     counts
         .par_chunks_mut(cells.max(1))
