@@ -238,143 +238,122 @@ fn transforms_follow_positions_and_headings() {
     assert!((heading - Vec3::Y).length() < 1e-4, "{heading}");
 }
 
-/// Shares of the flock in its two largest groups, birds linked when closer than `link`.
-fn two_largest_groups(pos: &[Vec2], world: &WorldBounds, link: f32) -> (f32, f32) {
-    let n = pos.len();
-    let mut group: Vec<usize> = (0..n).collect();
-    fn root(group: &mut [usize], mut i: usize) -> usize {
-        while group[i] != i {
-            group[i] = group[group[i]];
-            i = group[i];
-        }
-        i
-    }
-    for i in 0..n {
-        for j in i + 1..n {
-            if world.delta(pos[i], pos[j]).length() < link {
-                let (a, b) = (root(&mut group, i), root(&mut group, j));
-                group[a] = b;
-            }
-        }
-    }
-    let mut sizes = vec![0usize; n];
-    for i in 0..n {
-        sizes[root(&mut group, i)] += 1;
-    }
-    sizes.sort_unstable_by(|a, b| b.cmp(a));
-    let share = |k: usize| sizes.get(k).copied().unwrap_or(0) as f32 / n as f32;
-    (share(0), share(1))
+/// What a hunter does to a flock circling a leader, against a control: an identical flock
+/// chased by a hunter it ignores (no flee), over the same ticks.
+struct Hunt {
+    /// Closest the hunter came to a bird.
+    closest: f32,
+    /// Birds within [`CROWD`] of the hunter, averaged over the attack.
+    crowd_at_hunter: f32,
+    /// The same round the ignored hunter of the control.
+    crowd_at_ignored: f32,
+    /// Birds within [`CROWD`] of a bird, averaged over the birds and 100 ticks, long after the
+    /// hunters left: the attacked flock and the control.
+    crowd_after: f32,
+    crowd_after_control: f32,
 }
 
-#[test]
-fn a_flock_splits_round_a_hunting_predator_and_re_forms_when_it_leaves() {
-    // Two identical flocks circling a leader; a hunter attacks one of them. Circling flocks
-    // pinch in two now and then by themselves, so the attacked flock is compared with the
-    // untouched one over the same ticks.
+/// The radius of the crowd counts.
+const CROWD: f32 = 50.0;
+
+fn hunt(seed: u64) -> Hunt {
     let p = params("reynolds");
     let world = p.bounds();
-    let link = 50.0;
     let mut apps = [app(), app()];
     let flocks = apps.each_mut().map(|app| {
-        let flock = app.world_mut().spawn_flock(p.clone(), 200, 9);
+        let flock = app.world_mut().spawn_flock(p.clone(), 200, seed);
         app.world_mut()
             .spawn((Leader::new(LeaderParams::default()), Position(Vec2::ZERO)));
         advance_ticks(app, flock, 900);
         flock
     });
-    let [attacked, calm] = &mut apps;
-    let hunter = attacked
-        .world_mut()
-        .spawn((
-            Predator {
-                params: PredatorParams::default(),
-            },
-            Hunter,
-            Position(Vec2::new(-500.0, 0.0)),
-            Velocity(Vec2::new(4.0, 0.0)),
-        ))
-        .id();
-    let split = |app: &mut App, flock| {
-        let (pos, _) = flock::measure::flock_state(app.world_mut(), flock);
-        two_largest_groups(&pos, &world, link).1 >= 0.2
+    let hunters = [
+        PredatorParams::default(),
+        PredatorParams {
+            flee_factor: 0.0,
+            ..default()
+        },
+    ]
+    .iter()
+    .zip(&mut apps)
+    .map(|(&params, app)| {
+        app.world_mut()
+            .spawn((
+                Predator { params },
+                Hunter,
+                Position(Vec2::new(-500.0, 0.0)),
+                Velocity(Vec2::new(4.0, 0.0)),
+            ))
+            .id()
+    })
+    .collect::<Vec<_>>();
+    let within = |pos: &[Vec2], at: Vec2| {
+        pos.iter()
+            .filter(|b| world.delta(at, **b).length() < CROWD)
+            .count() as f32
     };
-    let (mut split_attacked, mut split_calm, mut closest) = (0, 0, f32::MAX);
+    let mut closest = f32::MAX;
+    let mut crowd = [0.0f32; 2];
     for _ in 0..300 {
-        advance_ticks(attacked, flocks[0], 1);
-        advance_ticks(calm, flocks[1], 1);
-        split_attacked += split(attacked, flocks[0]) as u32;
-        split_calm += split(calm, flocks[1]) as u32;
-        let (pos, _) = flock::measure::flock_state(attacked.world_mut(), flocks[0]);
-        let at = attacked.world().get::<Position>(hunter).unwrap().0;
-        closest = closest.min(
-            pos.iter()
-                .map(|b| world.delta(at, *b).length())
-                .fold(f32::MAX, f32::min),
-        );
+        for (i, app) in apps.iter_mut().enumerate() {
+            advance_ticks(app, flocks[i], 1);
+            let (pos, _) = flock::measure::flock_state(app.world_mut(), flocks[i]);
+            let at = app.world().get::<Position>(hunters[i]).unwrap().0;
+            crowd[i] += within(&pos, at) / 300.0;
+            if i == 0 {
+                closest = closest.min(
+                    pos.iter()
+                        .map(|b| world.delta(at, *b).length())
+                        .fold(f32::MAX, f32::min),
+                );
+            }
+        }
     }
-    assert!(closest < 100.0, "the hunter reached the flock: {closest}");
-    assert!(
-        split_attacked >= split_calm + 60,
-        "split for {split_attacked} of 300 ticks under attack, {split_calm} when calm"
-    );
-
-    // The hunter leaves; a while later the flock is back to its usual self.
-    attacked.world_mut().despawn(hunter);
-    advance_ticks(attacked, flocks[0], 600);
-    advance_ticks(calm, flocks[1], 600);
-    let (mut split_after, mut split_calm) = (0, 0);
-    for _ in 0..300 {
-        advance_ticks(attacked, flocks[0], 1);
-        advance_ticks(calm, flocks[1], 1);
-        split_after += split(attacked, flocks[0]) as u32;
-        split_calm += split(calm, flocks[1]) as u32;
+    let mut after = [0.0f32; 2];
+    for (i, app) in apps.iter_mut().enumerate() {
+        app.world_mut().despawn(hunters[i]);
+        advance_ticks(app, flocks[i], 600);
+        for _ in 0..100 {
+            advance_ticks(app, flocks[i], 1);
+            let (pos, _) = flock::measure::flock_state(app.world_mut(), flocks[i]);
+            let n = pos.len() as f32;
+            after[i] += pos.iter().map(|&b| within(&pos, b) - 1.0).sum::<f32>() / n / 100.0;
+        }
     }
-    assert!(
-        split_after <= split_calm + 30,
-        "re-formed: split for {split_after} of 300 ticks, {split_calm} for the calm flock"
-    );
+    Hunt {
+        closest,
+        crowd_at_hunter: crowd[0],
+        crowd_at_ignored: crowd[1],
+        crowd_after: after[0],
+        crowd_after_control: after[1],
+    }
 }
 
 #[test]
-fn birds_in_a_predators_range_turn_away_and_the_rest_do_not() {
-    let mut app = app();
-    let mut p = params("cornell");
-    p.edges.mode = EdgeMode::Wrap;
-    let flock = app.world_mut().spawn_flock(p.clone(), 300, 4);
-    let mut reference = FlockSim::new(p, 300, 4);
-    let at = Vec2::new(30.0, -20.0);
-    let predator = PredatorParams::default();
-    app.world_mut()
-        .spawn((Predator { params: predator }, Position(at)));
-    reference
-        .predators
-        .push(flock_core::predator::PredatorState {
-            pos: at,
-            params: predator,
-        });
-    let mut unthreatened = reference.clone();
-    unthreatened.predators.clear();
-    let start = reference.pos.clone();
-    advance_ticks(&mut app, flock, 1);
-    reference.step();
-    unthreatened.step();
-    let (pos, vel) = flock::measure::flock_state(app.world_mut(), flock);
-    assert_eq!(pos, reference.pos, "the ECS flee matches the core's");
-    assert_eq!(vel, reference.vel);
-    let world = reference.params.bounds();
-    let (mut in_range, mut turned_away) = (0, 0);
-    for i in 0..start.len() {
-        let away = world.delta(at, start[i]);
-        if away.length() < predator.range {
-            in_range += 1;
-            turned_away += ((vel[i] - unthreatened.vel[i]).dot(away) > 0.0) as u32;
-        } else {
-            assert_eq!(vel[i], unthreatened.vel[i], "bird {i} is out of range");
-        }
+fn a_flock_opens_round_a_hunting_predator_and_closes_when_it_leaves() {
+    // (An earlier version of this test counted ticks with the flock split in two; over 30
+    // starts an attacked flock split no more often than an undisturbed one, so that measure
+    // said nothing. Birds fleeing the hunter show as an empty ring round it instead.)
+    for seed in 1..=3 {
+        let h = hunt(seed);
+        assert!(
+            h.closest < 100.0,
+            "seed {seed}: the hunter reached the flock: {}",
+            h.closest
+        );
+        assert!(
+            h.crowd_at_hunter < 0.6 * h.crowd_at_ignored,
+            "seed {seed}: {} birds within {CROWD} of the hunter, {} round one they ignore",
+            h.crowd_at_hunter,
+            h.crowd_at_ignored
+        );
+        // Closed up again: a bird has company again, far more than the hunter had, and about
+        // as much as in the control (whose own figure wanders by a fifth from start to start).
+        assert!(
+            h.crowd_after > 2.0 * h.crowd_at_hunter && h.crowd_after > 0.6 * h.crowd_after_control,
+            "seed {seed}: closed up again: {} birds within {CROWD} of a bird, {} in the control",
+            h.crowd_after,
+            h.crowd_after_control
+        );
     }
-    assert!(in_range >= 5, "some birds are in range: {in_range}");
-    assert!(
-        turned_away as f32 >= 0.9 * in_range as f32,
-        "{turned_away} of {in_range} in range turned away"
-    );
 }
