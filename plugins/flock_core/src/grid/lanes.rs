@@ -34,8 +34,6 @@ pub(super) trait Lanes {
     unsafe fn load(p: *const f32) -> Self::V;
     /// Eight lane masks from `p`.
     unsafe fn load_mask(p: *const u32) -> Self::V;
-    /// Writes the lanes to `out`.
-    unsafe fn store(v: Self::V, out: &mut [f32; LANES]);
     /// Lane-wise sum.
     unsafe fn add(a: Self::V, b: Self::V) -> Self::V;
     /// Lane-wise product.
@@ -86,10 +84,6 @@ impl Lanes for Plain {
         unsafe { p.cast::<[f32; LANES]>().read_unaligned() }
     }
     #[inline(always)]
-    unsafe fn store(v: Self::V, out: &mut [f32; LANES]) {
-        *out = v;
-    }
-    #[inline(always)]
     unsafe fn add(a: Self::V, b: Self::V) -> Self::V {
         std::array::from_fn(|l| a[l] + b[l])
     }
@@ -134,6 +128,18 @@ mod x86 {
     /// Two SSE registers, lanes 0-3 and 4-7 (SSE2 is part of every x86-64 CPU).
     pub(in super::super) struct Sse;
 
+    impl Sse {
+        /// Writes the lanes to `out`.
+        #[inline(always)]
+        fn store(v: (__m128, __m128), out: &mut [f32; LANES]) {
+            // SAFETY: `out` holds eight floats; SSE is part of every x86-64 CPU.
+            unsafe {
+                _mm_storeu_ps(out.as_mut_ptr(), v.0);
+                _mm_storeu_ps(out.as_mut_ptr().add(4), v.1);
+            }
+        }
+    }
+
     impl Lanes for Sse {
         type V = (__m128, __m128);
         #[inline(always)]
@@ -153,14 +159,6 @@ mod x86 {
         unsafe fn load_mask(p: *const u32) -> Self::V {
             // SAFETY: as for `load`.
             unsafe { Self::load(p.cast()) }
-        }
-        #[inline(always)]
-        unsafe fn store(v: Self::V, out: &mut [f32; LANES]) {
-            // SAFETY: `out` holds eight floats.
-            unsafe {
-                _mm_storeu_ps(out.as_mut_ptr(), v.0);
-                _mm_storeu_ps(out.as_mut_ptr().add(4), v.1);
-            }
         }
         #[inline(always)]
         unsafe fn add(a: Self::V, b: Self::V) -> Self::V {
@@ -201,8 +199,7 @@ mod x86 {
         unsafe fn totals(a: Self::V, b: Self::V, c: Self::V, d: Self::V) -> [f32; 4] {
             let stored = |v: Self::V| {
                 let mut out = [0.0; LANES];
-                // SAFETY: SSE2 is part of every x86-64 CPU.
-                unsafe { Self::store(v, &mut out) };
+                Self::store(v, &mut out);
                 tree(out)
             };
             [stored(a), stored(b), stored(c), stored(d)]
@@ -231,12 +228,6 @@ mod x86 {
         unsafe fn load_mask(p: *const u32) -> Self::V {
             // SAFETY: as for `load`.
             unsafe { _mm256_loadu_ps(p.cast()) }
-        }
-        #[inline]
-        #[target_feature(enable = "avx")]
-        unsafe fn store(v: Self::V, out: &mut [f32; LANES]) {
-            // SAFETY: `out` holds eight floats.
-            unsafe { _mm256_storeu_ps(out.as_mut_ptr(), v) }
         }
         #[inline]
         #[target_feature(enable = "avx")]
