@@ -1,9 +1,10 @@
 //! Criterion benches of the hot kernels at 100,000 boids and about 20 neighbours each (Cornell,
-//! torus): sorting into the grid, the neighbour sums, and whole ticks of both flock layouts.
+//! torus): sorting into the grid, the neighbour sums (boid by boid, and a cell's boids at a
+//! time as the flocks take them), and whole ticks of both flock layouts.
 //! `cargo bench -p flock_core` (or `murmur bench` for the figures in the README).
 
 use criterion::{Criterion, criterion_group, criterion_main};
-use flock_core::grid::NeighbourGrid;
+use flock_core::grid::{NeighbourGrid, NeighbourSums, SumsRequest};
 use flock_core::prelude::*;
 use flock_core::sim::{FlockParams, initial_boids};
 use std::hint::black_box;
@@ -38,6 +39,26 @@ fn kernels(c: &mut Criterion) {
             })
         })
     });
+    let request = SumsRequest {
+        sight: 40.0,
+        near: 8.0,
+        near_offsets: true,
+        inverse: false,
+    };
+    let mut sums = vec![NeighbourSums::default(); BOIDS];
+    c.bench_function(
+        "neighbour sums, cell by cell, 100k boids, one thread",
+        |b| {
+            b.iter(|| {
+                for cell in 0..grid.layout().cell_count() {
+                    let ks = grid.cell_range(cell);
+                    let block = grid.block(cell);
+                    grid.cell_sums(&block, ks.clone(), request, -1.0, &mut sums[ks]);
+                }
+                black_box(&sums);
+            })
+        },
+    );
     let mut fast = FastFlock::new(params.clone(), BOIDS, 1);
     c.bench_function("FastFlock tick, 100k", |b| b.iter(|| fast.step()));
     let mut sim = FlockSim::new(params, BOIDS, 1);
