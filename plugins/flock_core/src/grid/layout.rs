@@ -99,10 +99,11 @@ impl GridLayout {
         if self.wrapped && !(u.cmpge(Vec2::ZERO).all() && u.cmplt(n).all()) {
             u = u.rem_euclid(n);
         }
-        // `as usize` saturates: negatives and NaN become 0.
-        let cx = (u.x as usize).min(self.nx - 1);
-        let cy = (u.y as usize).min(self.ny - 1);
-        (cx, cy)
+        // Clamped as floats first (`max` turns NaN into 0; the largest index is exact in f32 as
+        // there are at most 2^24 cells), so the truncation needs no range fix-ups.
+        let cx = u.x.max(0.0).min((self.nx - 1) as f32) as u32;
+        let cy = u.y.max(0.0).min((self.ny - 1) as f32) as u32;
+        (cx as usize, cy as usize)
     }
 
     /// Index of the cell holding `p`.
