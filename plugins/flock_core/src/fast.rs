@@ -1,9 +1,9 @@
 //! [`FastFlock`]: the same five phases as [`crate::sim::FlockSim`], laid out for speed. The
 //! boids live in the neighbour grid's own columns, kept in cell order from tick to tick; each
 //! tick re-sorts them in place (nearly sequential memory traffic, since boids move little) and
-//! then one parallel pass over the sorted boids steers, follows leaders, turns at edges and
-//! integrates, writing the new state into the grid's spare columns. About 48 bytes per boid; no
-//! allocation after the first tick. Within a cell boids keep their previous order, so results
+//! then one parallel pass over the sorted boids steers (a cell's boids summed together),
+//! follows leaders, turns at edges and integrates, writing the new state and next tick's cells
+//! into the grid's spare columns. About 54 bytes per boid; no allocation after the first tick. Within a cell boids keep their previous order, so results
 //! differ in rounding from `FlockSim` (which keeps input order), but are just as deterministic
 //! and independent of the thread count.
 
