@@ -472,28 +472,6 @@ impl NeighbourGrid {
         out[0]
     }
 
-    /// [`NeighbourGrid::neighbour_sums`] without a cap, for a boid in the cell of `block`
-    /// (boids of one cell share their block). A block of another cell is not used.
-    #[inline]
-    pub fn block_sums<const NEAR: bool, const INVERSE: bool>(
-        &self,
-        block: &CellBlock,
-        k: usize,
-        sight: f32,
-        near: f32,
-        view_min_cos: f32,
-    ) -> NeighbourSums {
-        let request = SumsRequest {
-            sight,
-            near,
-            near_offsets: NEAR,
-            inverse: INVERSE,
-        };
-        let mut out = [NeighbourSums::default()];
-        self.cell_sums(block, k..k + 1, request, view_min_cos, &mut out);
-        out[0]
-    }
-
     /// The uncapped sums of `request` for boids `ks` into `out` (one each), where the boids are
     /// normally all of `block`'s cell: then the whole batch runs in one pass over the block,
     /// the cheapest way to sum a flock in cell order. Boids of other cells are summed over
