@@ -1,6 +1,7 @@
-//! Eight float lanes for the neighbour sums, three ways: one AVX register, two SSE registers, or a
-//! plain array. Each form does the same IEEE operation on every lane (no fused multiply-adds), so
-//! whichever one a CPU runs, the sums come out bit for bit the same.
+//! Eight float lanes for the neighbour sums, four ways: one AVX register with AVX-512 mask
+//! registers, one AVX register, two SSE registers, or a plain array. Each form does the same IEEE
+//! operation on every lane (no fused multiply-adds), so whichever one a CPU runs, the sums come
+//! out bit for bit the same.
 
 /// Number of lanes in every form.
 pub(super) const LANES: usize = 8;
@@ -20,7 +21,7 @@ pub(super) static TAIL: [[u32; LANES]; LANES + 1] = {
     t
 };
 
-/// Eight-lane float arithmetic. Masks are vectors whose lanes are all ones or all zeros.
+/// Eight-lane float arithmetic with lane masks.
 ///
 /// # Safety
 /// Implementations may need CPU features; callers make sure the CPU has them (see
@@ -30,10 +31,12 @@ pub(super) trait Lanes {
     type V: Copy;
     /// All lanes `x`.
     unsafe fn splat(x: f32) -> Self::V;
+    /// One flag per lane.
+    type M: Copy;
     /// Eight floats from `p` (no alignment needed).
     unsafe fn load(p: *const f32) -> Self::V;
-    /// Eight lane masks from `p`.
-    unsafe fn load_mask(p: *const u32) -> Self::V;
+    /// The mask of the first `r` lanes (`r <= 8`).
+    unsafe fn tail(r: usize) -> Self::M;
     /// Lane-wise sum.
     unsafe fn add(a: Self::V, b: Self::V) -> Self::V;
     /// Lane-wise product.
@@ -43,11 +46,15 @@ pub(super) trait Lanes {
     /// Lane-wise square root.
     unsafe fn sqrt(a: Self::V) -> Self::V;
     /// Mask of `a < b` (false for NaN).
-    unsafe fn lt(a: Self::V, b: Self::V) -> Self::V;
+    unsafe fn lt(a: Self::V, b: Self::V) -> Self::M;
     /// Mask of `a >= b` (false for NaN).
-    unsafe fn ge(a: Self::V, b: Self::V) -> Self::V;
-    /// Bitwise and: `v` where `mask` is set, `+0.0` elsewhere.
-    unsafe fn and(mask: Self::V, v: Self::V) -> Self::V;
+    unsafe fn ge(a: Self::V, b: Self::V) -> Self::M;
+    /// Lanes set in both masks.
+    unsafe fn both(a: Self::M, b: Self::M) -> Self::M;
+    /// `acc + v` in the lanes of `mask`, `acc` in the others. The vector forms add `+0.0` in the
+    /// others, which is the same: the sums start at `+0.0` and never become `-0.0` (a rounded
+    /// sum is `-0.0` only when both terms are).
+    unsafe fn add_where(acc: Self::V, mask: Self::M, v: Self::V) -> Self::V;
     /// The lane totals of four vectors, each summed by the one tree every form uses:
     /// `((l0 + l1) + (l2 + l3)) + ((l4 + l5) + (l6 + l7))`.
     unsafe fn totals(a: Self::V, b: Self::V, c: Self::V, d: Self::V) -> [f32; 4];
@@ -67,8 +74,15 @@ fn lane_mask(on: bool) -> f32 {
     f32::from_bits((on as u32).wrapping_neg())
 }
 
+/// `v` where `mask` is set, `+0.0` elsewhere.
+#[inline(always)]
+fn plain_and(mask: [f32; LANES], v: [f32; LANES]) -> [f32; LANES] {
+    std::array::from_fn(|l| f32::from_bits(mask[l].to_bits() & v[l].to_bits()))
+}
+
 impl Lanes for Plain {
     type V = [f32; LANES];
+    type M = [f32; LANES];
     #[inline(always)]
     unsafe fn splat(x: f32) -> Self::V {
         [x; LANES]
@@ -79,9 +93,8 @@ impl Lanes for Plain {
         unsafe { p.cast::<[f32; LANES]>().read_unaligned() }
     }
     #[inline(always)]
-    unsafe fn load_mask(p: *const u32) -> Self::V {
-        // SAFETY: as for `load`.
-        unsafe { p.cast::<[f32; LANES]>().read_unaligned() }
+    unsafe fn tail(r: usize) -> Self::M {
+        TAIL[r].map(f32::from_bits)
     }
     #[inline(always)]
     unsafe fn add(a: Self::V, b: Self::V) -> Self::V {
@@ -100,16 +113,21 @@ impl Lanes for Plain {
         std::array::from_fn(|l| a[l].sqrt())
     }
     #[inline(always)]
-    unsafe fn lt(a: Self::V, b: Self::V) -> Self::V {
+    unsafe fn lt(a: Self::V, b: Self::V) -> Self::M {
         std::array::from_fn(|l| lane_mask(a[l] < b[l]))
     }
     #[inline(always)]
-    unsafe fn ge(a: Self::V, b: Self::V) -> Self::V {
+    unsafe fn ge(a: Self::V, b: Self::V) -> Self::M {
         std::array::from_fn(|l| lane_mask(a[l] >= b[l]))
     }
     #[inline(always)]
-    unsafe fn and(mask: Self::V, v: Self::V) -> Self::V {
-        std::array::from_fn(|l| f32::from_bits(mask[l].to_bits() & v[l].to_bits()))
+    unsafe fn both(a: Self::M, b: Self::M) -> Self::M {
+        plain_and(a, b)
+    }
+    #[inline(always)]
+    unsafe fn add_where(acc: Self::V, mask: Self::M, v: Self::V) -> Self::V {
+        // SAFETY: plain arithmetic.
+        unsafe { Self::add(acc, plain_and(mask, v)) }
     }
     #[inline(always)]
     unsafe fn totals(a: Self::V, b: Self::V, c: Self::V, d: Self::V) -> [f32; 4] {
@@ -118,11 +136,11 @@ impl Lanes for Plain {
 }
 
 #[cfg(target_arch = "x86_64")]
-pub(super) use x86::{Avx, Sse};
+pub(super) use x86::{Avx, Avx512, Sse};
 
 #[cfg(target_arch = "x86_64")]
 mod x86 {
-    use super::{LANES, Lanes, tree};
+    use super::{LANES, Lanes, TAIL, tree};
     use std::arch::x86_64::*;
 
     /// Two SSE registers, lanes 0-3 and 4-7 (SSE2 is part of every x86-64 CPU).
@@ -142,6 +160,7 @@ mod x86 {
 
     impl Lanes for Sse {
         type V = (__m128, __m128);
+        type M = (__m128, __m128);
         #[inline(always)]
         unsafe fn splat(x: f32) -> Self::V {
             // SAFETY: register arithmetic; the caller vouches for the CPU features.
@@ -156,9 +175,9 @@ mod x86 {
             unsafe { (_mm_loadu_ps(p), _mm_loadu_ps(p.add(4))) }
         }
         #[inline(always)]
-        unsafe fn load_mask(p: *const u32) -> Self::V {
-            // SAFETY: as for `load`.
-            unsafe { Self::load(p.cast()) }
+        unsafe fn tail(r: usize) -> Self::M {
+            // SAFETY: a row of `TAIL` holds eight lanes.
+            unsafe { Self::load(TAIL[r].as_ptr().cast()) }
         }
         #[inline(always)]
         unsafe fn add(a: Self::V, b: Self::V) -> Self::V {
@@ -181,19 +200,24 @@ mod x86 {
             unsafe { (_mm_sqrt_ps(a.0), _mm_sqrt_ps(a.1)) }
         }
         #[inline(always)]
-        unsafe fn lt(a: Self::V, b: Self::V) -> Self::V {
+        unsafe fn lt(a: Self::V, b: Self::V) -> Self::M {
             // SAFETY: register arithmetic; the caller vouches for the CPU features.
             unsafe { (_mm_cmplt_ps(a.0, b.0), _mm_cmplt_ps(a.1, b.1)) }
         }
         #[inline(always)]
-        unsafe fn ge(a: Self::V, b: Self::V) -> Self::V {
+        unsafe fn ge(a: Self::V, b: Self::V) -> Self::M {
             // SAFETY: register arithmetic; the caller vouches for the CPU features.
             unsafe { (_mm_cmpge_ps(a.0, b.0), _mm_cmpge_ps(a.1, b.1)) }
         }
         #[inline(always)]
-        unsafe fn and(mask: Self::V, v: Self::V) -> Self::V {
+        unsafe fn both(a: Self::M, b: Self::M) -> Self::M {
             // SAFETY: register arithmetic; the caller vouches for the CPU features.
-            unsafe { (_mm_and_ps(mask.0, v.0), _mm_and_ps(mask.1, v.1)) }
+            unsafe { (_mm_and_ps(a.0, b.0), _mm_and_ps(a.1, b.1)) }
+        }
+        #[inline(always)]
+        unsafe fn add_where(acc: Self::V, mask: Self::M, v: Self::V) -> Self::V {
+            // SAFETY: register arithmetic; the caller vouches for the CPU features.
+            unsafe { Self::add(acc, Self::both(mask, v)) }
         }
         #[inline(always)]
         unsafe fn totals(a: Self::V, b: Self::V, c: Self::V, d: Self::V) -> [f32; 4] {
@@ -212,6 +236,7 @@ mod x86 {
 
     impl Lanes for Avx {
         type V = __m256;
+        type M = __m256;
         #[inline]
         #[target_feature(enable = "avx")]
         unsafe fn splat(x: f32) -> Self::V {
@@ -225,9 +250,9 @@ mod x86 {
         }
         #[inline]
         #[target_feature(enable = "avx")]
-        unsafe fn load_mask(p: *const u32) -> Self::V {
-            // SAFETY: as for `load`.
-            unsafe { _mm256_loadu_ps(p.cast()) }
+        unsafe fn tail(r: usize) -> Self::M {
+            // SAFETY: a row of `TAIL` holds eight lanes.
+            unsafe { _mm256_loadu_ps(TAIL[r].as_ptr().cast()) }
         }
         #[inline]
         #[target_feature(enable = "avx")]
@@ -251,30 +276,112 @@ mod x86 {
         }
         #[inline]
         #[target_feature(enable = "avx")]
-        unsafe fn lt(a: Self::V, b: Self::V) -> Self::V {
+        unsafe fn lt(a: Self::V, b: Self::V) -> Self::M {
             _mm256_cmp_ps::<_CMP_LT_OQ>(a, b)
         }
         #[inline]
         #[target_feature(enable = "avx")]
-        unsafe fn ge(a: Self::V, b: Self::V) -> Self::V {
+        unsafe fn ge(a: Self::V, b: Self::V) -> Self::M {
             _mm256_cmp_ps::<_CMP_GE_OQ>(a, b)
         }
         #[inline]
         #[target_feature(enable = "avx")]
-        unsafe fn and(mask: Self::V, v: Self::V) -> Self::V {
-            _mm256_and_ps(mask, v)
+        unsafe fn both(a: Self::M, b: Self::M) -> Self::M {
+            _mm256_and_ps(a, b)
+        }
+        #[inline]
+        #[target_feature(enable = "avx")]
+        unsafe fn add_where(acc: Self::V, mask: Self::M, v: Self::V) -> Self::V {
+            _mm256_add_ps(acc, _mm256_and_ps(mask, v))
         }
         #[inline]
         #[target_feature(enable = "avx")]
         unsafe fn totals(a: Self::V, b: Self::V, c: Self::V, d: Self::V) -> [f32; 4] {
-            // Pairs, then pairs of pairs, within each 128-bit half; then the halves: the same
-            // tree as the other forms.
-            let h = _mm256_hadd_ps(_mm256_hadd_ps(a, b), _mm256_hadd_ps(c, d));
-            let sum = _mm_add_ps(_mm256_castps256_ps128(h), _mm256_extractf128_ps::<1>(h));
-            let mut out = [0.0; 4];
-            // SAFETY: `out` holds four floats.
-            unsafe { _mm_storeu_ps(out.as_mut_ptr(), sum) };
-            out
+            avx_totals(a, b, c, d)
+        }
+    }
+
+    /// [`Lanes::totals`] on AVX registers: pairs, then pairs of pairs, within each 128-bit half;
+    /// then the halves: the same tree as the other forms.
+    #[inline]
+    #[target_feature(enable = "avx")]
+    fn avx_totals(a: __m256, b: __m256, c: __m256, d: __m256) -> [f32; 4] {
+        let h = _mm256_hadd_ps(_mm256_hadd_ps(a, b), _mm256_hadd_ps(c, d));
+        let sum = _mm_add_ps(_mm256_castps256_ps128(h), _mm256_extractf128_ps::<1>(h));
+        let mut out = [0.0; 4];
+        // SAFETY: `out` holds four floats.
+        unsafe { _mm_storeu_ps(out.as_mut_ptr(), sum) };
+        out
+    }
+
+    /// One AVX register with AVX-512's mask registers: a compare writes a mask register and a
+    /// masked add takes it, one instruction where the other forms need an `and` and an add.
+    /// Its methods need `avx512f` and `avx512vl`, which the dispatch checks for.
+    pub(in super::super) struct Avx512;
+
+    impl Lanes for Avx512 {
+        type V = __m256;
+        type M = __mmask8;
+        #[inline]
+        #[target_feature(enable = "avx512f,avx512vl")]
+        unsafe fn splat(x: f32) -> Self::V {
+            _mm256_set1_ps(x)
+        }
+        #[inline]
+        #[target_feature(enable = "avx512f,avx512vl")]
+        unsafe fn load(p: *const f32) -> Self::V {
+            // SAFETY: the caller hands a pointer to eight readable floats.
+            unsafe { _mm256_loadu_ps(p) }
+        }
+        #[inline]
+        #[target_feature(enable = "avx512f,avx512vl")]
+        unsafe fn tail(r: usize) -> Self::M {
+            ((1u32 << r) - 1) as __mmask8
+        }
+        #[inline]
+        #[target_feature(enable = "avx512f,avx512vl")]
+        unsafe fn add(a: Self::V, b: Self::V) -> Self::V {
+            _mm256_add_ps(a, b)
+        }
+        #[inline]
+        #[target_feature(enable = "avx512f,avx512vl")]
+        unsafe fn mul(a: Self::V, b: Self::V) -> Self::V {
+            _mm256_mul_ps(a, b)
+        }
+        #[inline]
+        #[target_feature(enable = "avx512f,avx512vl")]
+        unsafe fn div(a: Self::V, b: Self::V) -> Self::V {
+            _mm256_div_ps(a, b)
+        }
+        #[inline]
+        #[target_feature(enable = "avx512f,avx512vl")]
+        unsafe fn sqrt(a: Self::V) -> Self::V {
+            _mm256_sqrt_ps(a)
+        }
+        #[inline]
+        #[target_feature(enable = "avx512f,avx512vl")]
+        unsafe fn lt(a: Self::V, b: Self::V) -> Self::M {
+            _mm256_cmp_ps_mask::<_CMP_LT_OQ>(a, b)
+        }
+        #[inline]
+        #[target_feature(enable = "avx512f,avx512vl")]
+        unsafe fn ge(a: Self::V, b: Self::V) -> Self::M {
+            _mm256_cmp_ps_mask::<_CMP_GE_OQ>(a, b)
+        }
+        #[inline]
+        #[target_feature(enable = "avx512f,avx512vl")]
+        unsafe fn both(a: Self::M, b: Self::M) -> Self::M {
+            a & b
+        }
+        #[inline]
+        #[target_feature(enable = "avx512f,avx512vl")]
+        unsafe fn add_where(acc: Self::V, mask: Self::M, v: Self::V) -> Self::V {
+            _mm256_mask_add_ps(acc, mask, acc, v)
+        }
+        #[inline]
+        #[target_feature(enable = "avx512f,avx512vl")]
+        unsafe fn totals(a: Self::V, b: Self::V, c: Self::V, d: Self::V) -> [f32; 4] {
+            avx_totals(a, b, c, d)
         }
     }
 }

@@ -3,7 +3,7 @@
 //! bit masks instead of branches, and a fixed reduction tree at the end, so results depend
 //! neither on the thread count nor on the CPU.
 
-use super::lanes::{LANES, Lanes, Plain, TAIL};
+use super::lanes::{LANES, Lanes, Plain};
 use super::{CellBlock, NeighbourGrid, Span};
 use glam::Vec2;
 use std::ops::Range;
@@ -90,7 +90,7 @@ unsafe fn add_chunk<L: Lanes, const NEAR: bool, const INVERSE: bool, const VIEW:
     k: &Consts<L::V>,
     [x, y, vx, vy]: [L::V; 4],
     [ox, oy]: [L::V; 2],
-    valid: Option<L::V>,
+    valid: Option<L::M>,
 ) {
     // SAFETY: the caller vouches for `L`'s features; the rest is register arithmetic.
     unsafe {
@@ -101,28 +101,29 @@ unsafe fn add_chunk<L: Lanes, const NEAR: bool, const INVERSE: bool, const VIEW:
         if VIEW {
             let along = L::add(L::mul(dx, k.heading_x), L::mul(dy, k.heading_y));
             let visible = L::ge(along, L::mul(k.min_cos, L::sqrt(d2)));
-            counts = Some(counts.map_or(visible, |m| L::and(m, visible)));
+            counts = Some(counts.map_or(visible, |m| L::both(m, visible)));
         }
-        let only = |m: L::V| counts.map_or(m, |c| L::and(c, m));
+        let only = |m: L::M| counts.map_or(m, |c| L::both(c, m));
         let seen = only(L::lt(d2, k.sight2));
-        acc.seen = L::add(acc.seen, L::and(seen, k.one));
-        acc.seen_x = L::add(acc.seen_x, L::and(seen, dx));
-        acc.seen_y = L::add(acc.seen_y, L::and(seen, dy));
-        acc.vel_x = L::add(acc.vel_x, L::and(seen, vx));
-        acc.vel_y = L::add(acc.vel_y, L::and(seen, vy));
+        acc.seen = L::add_where(acc.seen, seen, k.one);
+        acc.seen_x = L::add_where(acc.seen_x, seen, dx);
+        acc.seen_y = L::add_where(acc.seen_y, seen, dy);
+        acc.vel_x = L::add_where(acc.vel_x, seen, vx);
+        acc.vel_y = L::add_where(acc.vel_y, seen, vy);
         if NEAR || INVERSE {
             let near = only(L::lt(d2, k.near2));
             if NEAR {
-                acc.near_x = L::add(acc.near_x, L::and(near, dx));
-                acc.near_y = L::add(acc.near_y, L::and(near, dy));
+                acc.near_x = L::add_where(acc.near_x, near, dx);
+                acc.near_y = L::add_where(acc.near_y, near, dy);
             }
             if INVERSE {
-                // Coincident boids give no direction: only those at a non-zero distance.
-                let apart = L::and(near, L::lt(k.zero, d2));
-                let inv = L::and(apart, L::div(k.one, d2));
-                acc.inv_x = L::add(acc.inv_x, L::and(apart, L::mul(dx, inv)));
-                acc.inv_y = L::add(acc.inv_y, L::and(apart, L::mul(dy, inv)));
-                acc.apart = L::add(acc.apart, L::and(apart, k.one));
+                // Coincident boids give no direction: only those at a non-zero distance (the
+                // others' quotients are infinite and masked out).
+                let apart = L::both(near, L::lt(k.zero, d2));
+                let inv = L::div(k.one, d2);
+                acc.inv_x = L::add_where(acc.inv_x, apart, L::mul(dx, inv));
+                acc.inv_y = L::add_where(acc.inv_y, apart, L::mul(dy, inv));
+                acc.apart = L::add_where(acc.apart, apart, k.one);
             }
         }
     }
@@ -174,7 +175,7 @@ unsafe fn sum_visits<L: Lanes, const NEAR: bool, const INVERSE: bool, const VIEW
                 i += LANES;
             }
             if i < visit.end {
-                let valid = Some(L::load_mask(TAIL[visit.end - i].as_ptr()));
+                let valid = Some(L::tail(visit.end - i));
                 let chunk = if i + LANES <= len {
                     columns.map(|c| L::load(c.as_ptr().add(i)))
                 } else {
@@ -226,6 +227,16 @@ pub(crate) enum LaneForm {
     /// One AVX register.
     #[cfg(target_arch = "x86_64")]
     Avx,
+    /// One AVX register with AVX-512 mask registers.
+    #[cfg(target_arch = "x86_64")]
+    Avx512,
+}
+
+/// True when this CPU has the features of [`LaneForm::Avx512`].
+#[cfg(target_arch = "x86_64")]
+fn has_avx512() -> bool {
+    std::arch::is_x86_feature_detected!("avx512f")
+        && std::arch::is_x86_feature_detected!("avx512vl")
 }
 
 impl LaneForm {
@@ -234,7 +245,9 @@ impl LaneForm {
     pub(crate) fn best() -> Self {
         #[cfg(target_arch = "x86_64")]
         {
-            if std::arch::is_x86_feature_detected!("avx") {
+            if has_avx512() {
+                Self::Avx512
+            } else if std::arch::is_x86_feature_detected!("avx") {
                 Self::Avx
             } else {
                 Self::Sse
@@ -256,6 +269,9 @@ impl LaneForm {
             if std::arch::is_x86_feature_detected!("avx") {
                 forms.push(Self::Avx);
             }
+            if has_avx512() {
+                forms.push(Self::Avx512);
+            }
         }
         forms
     }
@@ -276,6 +292,19 @@ impl LaneForm {
         ) -> NeighbourSums {
             // SAFETY: this function runs only on CPUs with AVX; visits lie within the source.
             unsafe { sum_visits::<super::lanes::Avx, NEAR, INVERSE, VIEW>(source, visits, radii) }
+        }
+        #[cfg(target_arch = "x86_64")]
+        #[target_feature(enable = "avx512f,avx512vl")]
+        fn avx512<const NEAR: bool, const INVERSE: bool, const VIEW: bool>(
+            source: Source,
+            visits: &[Visit],
+            radii: Radii,
+        ) -> NeighbourSums {
+            // SAFETY: this function runs only on CPUs with AVX-512 F and VL; visits lie within
+            // the source.
+            unsafe {
+                sum_visits::<super::lanes::Avx512, NEAR, INVERSE, VIEW>(source, visits, radii)
+            }
         }
         for v in visits {
             assert!(
@@ -300,6 +329,8 @@ impl LaneForm {
             },
             #[cfg(target_arch = "x86_64")]
             Self::Avx => unsafe { avx::<NEAR, INVERSE, VIEW>(source, visits, radii) },
+            #[cfg(target_arch = "x86_64")]
+            Self::Avx512 => unsafe { avx512::<NEAR, INVERSE, VIEW>(source, visits, radii) },
         }
     }
 
@@ -327,6 +358,23 @@ impl LaneForm {
                 sum_cell_with::<super::lanes::Avx, NEAR, INVERSE, VIEW>(grid, spans, ks, radii, out)
             }
         }
+        #[cfg(target_arch = "x86_64")]
+        #[target_feature(enable = "avx512f,avx512vl")]
+        fn avx512<const NEAR: bool, const INVERSE: bool, const VIEW: bool>(
+            grid: &NeighbourGrid,
+            spans: &[Span],
+            ks: Range<usize>,
+            radii: Radii,
+            out: &mut [NeighbourSums],
+        ) {
+            // SAFETY: this function runs only on CPUs with AVX-512 F and VL; spans lie within
+            // the columns.
+            unsafe {
+                sum_cell_with::<super::lanes::Avx512, NEAR, INVERSE, VIEW>(
+                    grid, spans, ks, radii, out,
+                )
+            }
+        }
         let len = grid.len();
         for s in spans {
             assert!(s.start <= s.end && s.end <= len, "span out of range");
@@ -346,6 +394,8 @@ impl LaneForm {
             },
             #[cfg(target_arch = "x86_64")]
             Self::Avx => unsafe { avx::<NEAR, INVERSE, VIEW>(grid, spans, ks, radii, out) },
+            #[cfg(target_arch = "x86_64")]
+            Self::Avx512 => unsafe { avx512::<NEAR, INVERSE, VIEW>(grid, spans, ks, radii, out) },
         }
     }
 }
