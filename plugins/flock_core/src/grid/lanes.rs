@@ -49,6 +49,8 @@ pub(super) trait Lanes {
     unsafe fn lt(a: Self::V, b: Self::V) -> Self::M;
     /// Mask of `a >= b` (false for NaN).
     unsafe fn ge(a: Self::V, b: Self::V) -> Self::M;
+    /// Number of lanes set.
+    unsafe fn count(m: Self::M) -> u32;
     /// Lanes set in both masks.
     unsafe fn both(a: Self::M, b: Self::M) -> Self::M;
     /// `acc + v` in the lanes of `mask`, `acc` in the others. The vector forms add `+0.0` in the
@@ -119,6 +121,10 @@ impl Lanes for Plain {
     #[inline(always)]
     unsafe fn ge(a: Self::V, b: Self::V) -> Self::M {
         std::array::from_fn(|l| lane_mask(a[l] >= b[l]))
+    }
+    #[inline(always)]
+    unsafe fn count(m: Self::M) -> u32 {
+        m.iter().map(|l| l.to_bits() & 1).sum()
     }
     #[inline(always)]
     unsafe fn both(a: Self::M, b: Self::M) -> Self::M {
@@ -210,6 +216,11 @@ mod x86 {
             unsafe { (_mm_cmpge_ps(a.0, b.0), _mm_cmpge_ps(a.1, b.1)) }
         }
         #[inline(always)]
+        unsafe fn count(m: Self::M) -> u32 {
+            // SAFETY: register arithmetic; the caller vouches for the CPU features.
+            unsafe { (_mm_movemask_ps(m.0) | (_mm_movemask_ps(m.1) << 4)).count_ones() }
+        }
+        #[inline(always)]
         unsafe fn both(a: Self::M, b: Self::M) -> Self::M {
             // SAFETY: register arithmetic; the caller vouches for the CPU features.
             unsafe { (_mm_and_ps(a.0, b.0), _mm_and_ps(a.1, b.1)) }
@@ -230,8 +241,8 @@ mod x86 {
         }
     }
 
-    /// One AVX register. Its methods need the `avx` feature, which the dispatch checks for
-    /// before running code built on them.
+    /// One AVX register. Its methods need the `avx` and `popcnt` features, which the dispatch
+    /// checks for before running code built on them.
     pub(in super::super) struct Avx;
 
     impl Lanes for Avx {
@@ -285,6 +296,11 @@ mod x86 {
             _mm256_cmp_ps::<_CMP_GE_OQ>(a, b)
         }
         #[inline]
+        #[target_feature(enable = "avx,popcnt")]
+        unsafe fn count(m: Self::M) -> u32 {
+            _mm256_movemask_ps(m).count_ones()
+        }
+        #[inline]
         #[target_feature(enable = "avx")]
         unsafe fn both(a: Self::M, b: Self::M) -> Self::M {
             _mm256_and_ps(a, b)
@@ -316,70 +332,75 @@ mod x86 {
 
     /// One AVX register with AVX-512's mask registers: a compare writes a mask register and a
     /// masked add takes it, one instruction where the other forms need an `and` and an add.
-    /// Its methods need `avx512f` and `avx512vl`, which the dispatch checks for.
+    /// Its methods need `avx512f`, `avx512vl` and `popcnt`, which the dispatch checks for.
     pub(in super::super) struct Avx512;
 
     impl Lanes for Avx512 {
         type V = __m256;
         type M = __mmask8;
         #[inline]
-        #[target_feature(enable = "avx512f,avx512vl")]
+        #[target_feature(enable = "avx512f,avx512vl,popcnt")]
         unsafe fn splat(x: f32) -> Self::V {
             _mm256_set1_ps(x)
         }
         #[inline]
-        #[target_feature(enable = "avx512f,avx512vl")]
+        #[target_feature(enable = "avx512f,avx512vl,popcnt")]
         unsafe fn load(p: *const f32) -> Self::V {
             // SAFETY: the caller hands a pointer to eight readable floats.
             unsafe { _mm256_loadu_ps(p) }
         }
         #[inline]
-        #[target_feature(enable = "avx512f,avx512vl")]
+        #[target_feature(enable = "avx512f,avx512vl,popcnt")]
         unsafe fn tail(r: usize) -> Self::M {
             ((1u32 << r) - 1) as __mmask8
         }
         #[inline]
-        #[target_feature(enable = "avx512f,avx512vl")]
+        #[target_feature(enable = "avx512f,avx512vl,popcnt")]
         unsafe fn add(a: Self::V, b: Self::V) -> Self::V {
             _mm256_add_ps(a, b)
         }
         #[inline]
-        #[target_feature(enable = "avx512f,avx512vl")]
+        #[target_feature(enable = "avx512f,avx512vl,popcnt")]
         unsafe fn mul(a: Self::V, b: Self::V) -> Self::V {
             _mm256_mul_ps(a, b)
         }
         #[inline]
-        #[target_feature(enable = "avx512f,avx512vl")]
+        #[target_feature(enable = "avx512f,avx512vl,popcnt")]
         unsafe fn div(a: Self::V, b: Self::V) -> Self::V {
             _mm256_div_ps(a, b)
         }
         #[inline]
-        #[target_feature(enable = "avx512f,avx512vl")]
+        #[target_feature(enable = "avx512f,avx512vl,popcnt")]
         unsafe fn sqrt(a: Self::V) -> Self::V {
             _mm256_sqrt_ps(a)
         }
         #[inline]
-        #[target_feature(enable = "avx512f,avx512vl")]
+        #[target_feature(enable = "avx512f,avx512vl,popcnt")]
         unsafe fn lt(a: Self::V, b: Self::V) -> Self::M {
             _mm256_cmp_ps_mask::<_CMP_LT_OQ>(a, b)
         }
         #[inline]
-        #[target_feature(enable = "avx512f,avx512vl")]
+        #[target_feature(enable = "avx512f,avx512vl,popcnt")]
         unsafe fn ge(a: Self::V, b: Self::V) -> Self::M {
             _mm256_cmp_ps_mask::<_CMP_GE_OQ>(a, b)
         }
         #[inline]
-        #[target_feature(enable = "avx512f,avx512vl")]
+        #[target_feature(enable = "avx512f,avx512vl,popcnt")]
+        unsafe fn count(m: Self::M) -> u32 {
+            m.count_ones()
+        }
+        #[inline]
+        #[target_feature(enable = "avx512f,avx512vl,popcnt")]
         unsafe fn both(a: Self::M, b: Self::M) -> Self::M {
             a & b
         }
         #[inline]
-        #[target_feature(enable = "avx512f,avx512vl")]
+        #[target_feature(enable = "avx512f,avx512vl,popcnt")]
         unsafe fn add_where(acc: Self::V, mask: Self::M, v: Self::V) -> Self::V {
             _mm256_mask_add_ps(acc, mask, acc, v)
         }
         #[inline]
-        #[target_feature(enable = "avx512f,avx512vl")]
+        #[target_feature(enable = "avx512f,avx512vl,popcnt")]
         unsafe fn totals(a: Self::V, b: Self::V, c: Self::V, d: Self::V) -> [f32; 4] {
             avx_totals(a, b, c, d)
         }

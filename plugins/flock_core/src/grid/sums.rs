@@ -56,7 +56,7 @@ struct Visit {
 
 /// Per-lane partial sums.
 struct Acc<V> {
-    seen: V,
+    seen: u32,
     seen_x: V,
     seen_y: V,
     vel_x: V,
@@ -65,7 +65,7 @@ struct Acc<V> {
     near_y: V,
     inv_x: V,
     inv_y: V,
-    apart: V,
+    apart: u32,
 }
 
 /// Loop constants, splatted once per boid.
@@ -105,7 +105,7 @@ unsafe fn add_chunk<L: Lanes, const NEAR: bool, const INVERSE: bool, const VIEW:
         }
         let only = |m: L::M| counts.map_or(m, |c| L::both(c, m));
         let seen = only(L::lt(d2, k.sight2));
-        acc.seen = L::add_where(acc.seen, seen, k.one);
+        acc.seen += L::count(seen);
         acc.seen_x = L::add_where(acc.seen_x, seen, dx);
         acc.seen_y = L::add_where(acc.seen_y, seen, dy);
         acc.vel_x = L::add_where(acc.vel_x, seen, vx);
@@ -123,7 +123,7 @@ unsafe fn add_chunk<L: Lanes, const NEAR: bool, const INVERSE: bool, const VIEW:
                 let inv = L::div(k.one, d2);
                 acc.inv_x = L::add_where(acc.inv_x, apart, L::mul(dx, inv));
                 acc.inv_y = L::add_where(acc.inv_y, apart, L::mul(dy, inv));
-                acc.apart = L::add_where(acc.apart, apart, k.one);
+                acc.apart += L::count(apart);
             }
         }
     }
@@ -153,7 +153,7 @@ unsafe fn sum_visits<L: Lanes, const NEAR: bool, const INVERSE: bool, const VIEW
             min_cos: L::splat(radii.min_cos),
         };
         let mut acc = Acc {
-            seen: zero,
+            seen: 0,
             seen_x: zero,
             seen_y: zero,
             vel_x: zero,
@@ -162,7 +162,7 @@ unsafe fn sum_visits<L: Lanes, const NEAR: bool, const INVERSE: bool, const VIEW
             near_y: zero,
             inv_x: zero,
             inv_y: zero,
-            apart: zero,
+            apart: 0,
         };
         let len = source.x.len();
         let columns = [source.x, source.y, source.vx, source.vy];
@@ -188,28 +188,25 @@ unsafe fn sum_visits<L: Lanes, const NEAR: bool, const INVERSE: bool, const VIEW
                 add_chunk::<L, NEAR, INVERSE, VIEW>(&mut acc, &k, chunk, offset, valid);
             }
         }
-        let [seen, seen_x, seen_y, vel_x] = L::totals(acc.seen, acc.seen_x, acc.seen_y, acc.vel_x);
+        let [seen_x, seen_y, vel_x, vel_y] =
+            L::totals(acc.seen_x, acc.seen_y, acc.vel_x, acc.vel_y);
         // Only the sums asked for (the others stay zero).
         let mut sums = NeighbourSums {
-            seen: seen as u32,
+            seen: acc.seen,
             seen_offset: Vec2::new(seen_x, seen_y),
+            seen_velocity: Vec2::new(vel_x, vel_y),
             ..NeighbourSums::default()
         };
         if NEAR || INVERSE {
-            let [vel_y, near_x, near_y, inv_x] =
-                L::totals(acc.vel_y, acc.near_x, acc.near_y, acc.inv_x);
-            sums.seen_velocity = Vec2::new(vel_x, vel_y);
+            let [near_x, near_y, inv_x, inv_y] =
+                L::totals(acc.near_x, acc.near_y, acc.inv_x, acc.inv_y);
             if NEAR {
                 sums.near_offset = Vec2::new(near_x, near_y);
             }
             if INVERSE {
-                let [inv_y, apart, _, _] = L::totals(acc.inv_y, acc.apart, zero, zero);
                 sums.near_inverse = Vec2::new(inv_x, inv_y);
-                sums.near_apart = apart as u32;
+                sums.near_apart = acc.apart;
             }
-        } else {
-            let [vel_y, _, _, _] = L::totals(acc.vel_y, zero, zero, zero);
-            sums.seen_velocity = Vec2::new(vel_x, vel_y);
         }
         sums
     }
@@ -235,8 +232,15 @@ pub(crate) enum LaneForm {
 /// True when this CPU has the features of [`LaneForm::Avx512`].
 #[cfg(target_arch = "x86_64")]
 fn has_avx512() -> bool {
-    std::arch::is_x86_feature_detected!("avx512f")
+    has_avx()
+        && std::arch::is_x86_feature_detected!("avx512f")
         && std::arch::is_x86_feature_detected!("avx512vl")
+}
+
+/// True when this CPU has the features of [`LaneForm::Avx`].
+#[cfg(target_arch = "x86_64")]
+fn has_avx() -> bool {
+    std::arch::is_x86_feature_detected!("avx") && std::arch::is_x86_feature_detected!("popcnt")
 }
 
 impl LaneForm {
@@ -247,7 +251,7 @@ impl LaneForm {
         {
             if has_avx512() {
                 Self::Avx512
-            } else if std::arch::is_x86_feature_detected!("avx") {
+            } else if has_avx() {
                 Self::Avx
             } else {
                 Self::Sse
@@ -266,7 +270,7 @@ impl LaneForm {
         #[cfg(target_arch = "x86_64")]
         {
             forms.push(Self::Sse);
-            if std::arch::is_x86_feature_detected!("avx") {
+            if has_avx() {
                 forms.push(Self::Avx);
             }
             if has_avx512() {
@@ -284,23 +288,23 @@ impl LaneForm {
         radii: Radii,
     ) -> NeighbourSums {
         #[cfg(target_arch = "x86_64")]
-        #[target_feature(enable = "avx")]
+        #[target_feature(enable = "avx,popcnt")]
         fn avx<const NEAR: bool, const INVERSE: bool, const VIEW: bool>(
             source: Source,
             visits: &[Visit],
             radii: Radii,
         ) -> NeighbourSums {
-            // SAFETY: this function runs only on CPUs with AVX; visits lie within the source.
+            // SAFETY: this function runs only on CPUs with AVX and POPCNT; visits lie within the source.
             unsafe { sum_visits::<super::lanes::Avx, NEAR, INVERSE, VIEW>(source, visits, radii) }
         }
         #[cfg(target_arch = "x86_64")]
-        #[target_feature(enable = "avx512f,avx512vl")]
+        #[target_feature(enable = "avx512f,avx512vl,popcnt")]
         fn avx512<const NEAR: bool, const INVERSE: bool, const VIEW: bool>(
             source: Source,
             visits: &[Visit],
             radii: Radii,
         ) -> NeighbourSums {
-            // SAFETY: this function runs only on CPUs with AVX-512 F and VL; visits lie within
+            // SAFETY: this function runs only on CPUs with AVX-512 F and VL and POPCNT; visits lie within
             // the source.
             unsafe {
                 sum_visits::<super::lanes::Avx512, NEAR, INVERSE, VIEW>(source, visits, radii)
@@ -345,7 +349,7 @@ impl LaneForm {
         out: &mut [NeighbourSums],
     ) {
         #[cfg(target_arch = "x86_64")]
-        #[target_feature(enable = "avx")]
+        #[target_feature(enable = "avx,popcnt")]
         fn avx<const NEAR: bool, const INVERSE: bool, const VIEW: bool>(
             grid: &NeighbourGrid,
             spans: &[Span],
@@ -353,13 +357,13 @@ impl LaneForm {
             radii: Radii,
             out: &mut [NeighbourSums],
         ) {
-            // SAFETY: this function runs only on CPUs with AVX; spans lie within the columns.
+            // SAFETY: this function runs only on CPUs with AVX and POPCNT; spans lie within the columns.
             unsafe {
                 sum_cell_with::<super::lanes::Avx, NEAR, INVERSE, VIEW>(grid, spans, ks, radii, out)
             }
         }
         #[cfg(target_arch = "x86_64")]
-        #[target_feature(enable = "avx512f,avx512vl")]
+        #[target_feature(enable = "avx512f,avx512vl,popcnt")]
         fn avx512<const NEAR: bool, const INVERSE: bool, const VIEW: bool>(
             grid: &NeighbourGrid,
             spans: &[Span],
@@ -367,7 +371,7 @@ impl LaneForm {
             radii: Radii,
             out: &mut [NeighbourSums],
         ) {
-            // SAFETY: this function runs only on CPUs with AVX-512 F and VL; spans lie within
+            // SAFETY: this function runs only on CPUs with AVX-512 F and VL and POPCNT; spans lie within
             // the columns.
             unsafe {
                 sum_cell_with::<super::lanes::Avx512, NEAR, INVERSE, VIEW>(
