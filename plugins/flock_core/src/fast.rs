@@ -180,8 +180,8 @@ impl FastFlock {
                     let mut p = p + v;
                     params.edges.confine(&world, &mut p, &mut v);
                     // The next sort's work, done while the boid is at hand: its cell, should
-                    // the grid keep its layout.
-                    let p = bounds.wrap(p);
+                    // the grid keep its layout. (The sort wraps positions on a torus first:
+                    // `confine` just did, with the same bounds; other bounds do not wrap.)
                     cells[j] = layout.cell_index(p) as u32;
                     (px[j], py[j], vx[j], vy[j]) = (p.x, p.y, v.x, v.y);
                 }

@@ -101,9 +101,11 @@ impl GridLayout {
         }
         // Clamped as floats first (`max` turns NaN into 0; the largest index is exact in f32 as
         // there are at most 2^24 cells), so the truncation needs no range fix-ups.
-        let cx = u.x.max(0.0).min((self.nx - 1) as f32) as u32;
-        let cy = u.y.max(0.0).min((self.ny - 1) as f32) as u32;
-        (cx as usize, cy as usize)
+        let cx = u.x.max(0.0).min((self.nx - 1) as f32);
+        let cy = u.y.max(0.0).min((self.ny - 1) as f32);
+        // SAFETY: both are finite and within 0..2^24 after the clamps (NaN became 0), so the
+        // truncation is exact; this spares the saturating conversion's range checks.
+        unsafe { (cx.to_int_unchecked::<u32>() as usize, cy.to_int_unchecked::<u32>() as usize) }
     }
 
     /// Index of the cell holding `p`.

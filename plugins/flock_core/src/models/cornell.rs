@@ -77,14 +77,23 @@ impl Cornell {
     pub(super) fn integrate_velocity(&self, v: Vec2, a: Vec2) -> Vec2 {
         let v = v + a;
         let speed = v.length();
-        if speed > self.max_speed {
-            v * (self.max_speed / speed)
-        } else if speed < self.min_speed {
-            // The original divides by the speed; a stopped boid sets off along +x instead.
-            v.try_normalize().unwrap_or(Vec2::X) * self.min_speed
+        // All three outcomes are worked out and one picked without a branch: which one a boid
+        // takes changes from boid to boid, which a branch would often mispredict.
+        let fast = v * (self.max_speed / speed);
+        // The original divides by the speed; a stopped boid sets off along +x instead.
+        let rcp = speed.recip();
+        let direction = if rcp.is_finite() && rcp > 0.0 {
+            v * rcp
         } else {
-            v
-        }
+            Vec2::X
+        };
+        let slow = direction * self.min_speed;
+        let pick = |c: bool, a: Vec2, b: Vec2| Vec2::select(glam::BVec2::splat(c), a, b);
+        pick(
+            speed > self.max_speed,
+            fast,
+            pick(speed < self.min_speed, slow, v),
+        )
     }
 
     pub(super) fn validate(&self) -> Result<(), (&'static str, String)> {
