@@ -10,6 +10,7 @@
 use crate::edges::EdgeMode;
 use crate::grid::{Columns, NeighbourGrid, NeighbourSums};
 use crate::hash::state_hash;
+use crate::lanes::LANES;
 use crate::metrics::FlockMetrics;
 use crate::models::SteerContext;
 use crate::sim::{FlockParams, LeaderState, initial_boids};
@@ -168,22 +169,56 @@ impl FastFlock {
                     }
                     k = run_end;
                 }
-                for j in 0..px.len() {
-                    let k = first + j;
-                    let (p, v) = grid.columns().get(k);
-                    let mut a = steering[j];
-                    for leader in leaders {
-                        a += leader.params.steer(world.delta(p, leader.pos), v, speed);
+                // The updates, a group of boids at a time (see `crate::lanes`).
+                let c = grid.columns();
+                let wraps = params.edges.mode == EdgeMode::Wrap;
+                let scalar_steering = !leaders.is_empty() || params.edges.mode == EdgeMode::Turn;
+                for at in (0..px.len()).step_by(LANES) {
+                    let m = (px.len() - at).min(LANES);
+                    let (from, to) = (first + at, first + at + m);
+                    let mut lane = [[0.0f32; LANES]; 6];
+                    let [x, y, u, w, ax, ay] = &mut lane;
+                    x[..m].copy_from_slice(&c.px[from..to]);
+                    y[..m].copy_from_slice(&c.py[from..to]);
+                    u[..m].copy_from_slice(&c.vx[from..to]);
+                    w[..m].copy_from_slice(&c.vy[from..to]);
+                    for (l, a) in steering[at..at + m].iter().enumerate() {
+                        (ax[l], ay[l]) = (a.x, a.y);
                     }
-                    a += params.edges.turn_acceleration(&world, p);
-                    let mut v = params.model.integrate_velocity(v, a);
-                    let mut p = p + v;
-                    params.edges.confine(&world, &mut p, &mut v);
-                    // The next sort's work, done while the boid is at hand: its cell, should
-                    // the grid keep its layout. (The sort wraps positions on a torus first:
-                    // `confine` just did, with the same bounds; other bounds do not wrap.)
-                    cells[j] = layout.cell_index(p) as u32;
-                    (px[j], py[j], vx[j], vy[j]) = (p.x, p.y, v.x, v.y);
+                    if scalar_steering {
+                        for l in 0..m {
+                            let (p, v) = (Vec2::new(x[l], y[l]), Vec2::new(u[l], w[l]));
+                            let mut a = Vec2::new(ax[l], ay[l]);
+                            for leader in leaders {
+                                a += leader.params.steer(world.delta(p, leader.pos), v, speed);
+                            }
+                            a += params.edges.turn_acceleration(&world, p);
+                            (ax[l], ay[l]) = (a.x, a.y);
+                        }
+                    }
+                    params.model.integrate_lanes(u, w, ax, ay);
+                    for l in 0..LANES {
+                        x[l] += u[l];
+                        y[l] += w[l];
+                    }
+                    if wraps {
+                        world.wrap_lanes(x, y);
+                    } else {
+                        for l in 0..m {
+                            let (mut p, mut v) = (Vec2::new(x[l], y[l]), Vec2::new(u[l], w[l]));
+                            params.edges.confine(&world, &mut p, &mut v);
+                            (x[l], y[l], u[l], w[l]) = (p.x, p.y, v.x, v.y);
+                        }
+                    }
+                    // The next sort's work, done while the boids are at hand: their cells,
+                    // should the grid keep its layout. (The sort wraps positions on a torus
+                    // first: `confine` just did, with the same bounds; other bounds do not wrap.)
+                    let cell = layout.cell_indices(x, y);
+                    cells[at..at + m].copy_from_slice(&cell[..m]);
+                    px[at..at + m].copy_from_slice(&x[..m]);
+                    py[at..at + m].copy_from_slice(&y[..m]);
+                    vx[at..at + m].copy_from_slice(&u[..m]);
+                    vy[at..at + m].copy_from_slice(&w[..m]);
                 }
             });
         self.grid.replace_columns_with_cells(spare, cells);

@@ -10,6 +10,7 @@ pub mod edges;
 pub mod fast;
 pub mod grid;
 pub mod hash;
+mod lanes;
 pub mod leader;
 pub mod metrics;
 pub mod models;

@@ -1,5 +1,6 @@
 //! The rectangle a flock lives in, and whether its opposite edges meet (a torus).
 
+use crate::lanes::{LANES, Lane};
 use glam::Vec2;
 
 /// An axis-aligned world rectangle centred on the origin.
@@ -64,6 +65,25 @@ impl WorldBounds {
             q.y = 0.0;
         }
         q + self.min
+    }
+
+    /// [`WorldBounds::wrap`] for a group of positions.
+    #[inline]
+    pub(crate) fn wrap_lanes(&self, x: &mut Lane, y: &mut Lane) {
+        if !self.wrapped {
+            return;
+        }
+        let (lo, hi) = (self.min, self.min + self.size);
+        let mut inside = true;
+        for l in 0..LANES {
+            inside &= (x[l] >= lo.x) & (y[l] >= lo.y) & (x[l] < hi.x) & (y[l] < hi.y);
+        }
+        if !inside {
+            for l in 0..LANES {
+                let p = self.wrap(Vec2::new(x[l], y[l]));
+                (x[l], y[l]) = (p.x, p.y);
+            }
+        }
     }
 
     /// True when `p` lies inside the rectangle (edges included).

@@ -1,5 +1,6 @@
 //! Cell geometry: how a world rectangle and an interaction radius become nx x ny cells.
 
+use crate::lanes::{LANES, Lane};
 use crate::world::WorldBounds;
 use glam::Vec2;
 
@@ -105,7 +106,42 @@ impl GridLayout {
         let cy = u.y.max(0.0).min((self.ny - 1) as f32);
         // SAFETY: both are finite and within 0..2^24 after the clamps (NaN became 0), so the
         // truncation is exact; this spares the saturating conversion's range checks.
-        unsafe { (cx.to_int_unchecked::<u32>() as usize, cy.to_int_unchecked::<u32>() as usize) }
+        unsafe {
+            (
+                cx.to_int_unchecked::<u32>() as usize,
+                cy.to_int_unchecked::<u32>() as usize,
+            )
+        }
+    }
+
+    /// [`GridLayout::cell_index`] for a group of positions.
+    #[inline]
+    pub(crate) fn cell_indices(&self, x: &Lane, y: &Lane) -> [u32; LANES] {
+        let (nx, ny) = (self.nx as f32, self.ny as f32);
+        let mut ux = [0.0; LANES];
+        let mut uy = [0.0; LANES];
+        let mut inside = true;
+        for l in 0..LANES {
+            ux[l] = (x[l] - self.min.x) * self.inv_cell.x;
+            uy[l] = (y[l] - self.min.y) * self.inv_cell.y;
+            inside &= (ux[l] >= 0.0) & (uy[l] >= 0.0) & (ux[l] < nx) & (uy[l] < ny);
+        }
+        let mut out = [0; LANES];
+        if self.wrapped && !inside {
+            for l in 0..LANES {
+                out[l] = self.cell_index(Vec2::new(x[l], y[l])) as u32;
+            }
+            return out;
+        }
+        let (last_x, last_y) = ((self.nx - 1) as f32, (self.ny - 1) as f32);
+        for l in 0..LANES {
+            let cx = ux[l].max(0.0).min(last_x);
+            let cy = uy[l].max(0.0).min(last_y);
+            // SAFETY: as in `cell_coords`: finite, and within 0..2^24 after the clamps.
+            let (cx, cy) = unsafe { (cx.to_int_unchecked::<i32>(), cy.to_int_unchecked::<i32>()) };
+            out[l] = (cy as u32) * self.nx as u32 + cx as u32;
+        }
+        out
     }
 
     /// Index of the cell holding `p`.

@@ -2,6 +2,7 @@
 
 use super::{SteerContext, check};
 use crate::grid::{NeighbourGrid, NeighbourSums, SumsRequest};
+use crate::lanes::{LANES, Lane};
 use glam::Vec2;
 use serde::{Deserialize, Serialize};
 
@@ -94,6 +95,36 @@ impl Cornell {
             fast,
             pick(speed < self.min_speed, slow, v),
         )
+    }
+
+    /// [`Self::integrate_velocity`] lane by lane, in the same operations.
+    #[inline]
+    pub(super) fn integrate_lanes(&self, vx: &mut Lane, vy: &mut Lane, ax: &Lane, ay: &Lane) {
+        for l in 0..LANES {
+            let (x, y) = (vx[l] + ax[l], vy[l] + ay[l]);
+            let speed = (x * x + y * y).sqrt();
+            let fast = self.max_speed / speed;
+            let rcp = 1.0 / speed;
+            let unit = rcp.is_finite() & (rcp > 0.0);
+            let (dx, dy) = if unit { (x * rcp, y * rcp) } else { (1.0, 0.0) };
+            let (sx, sy) = (dx * self.min_speed, dy * self.min_speed);
+            let over = speed > self.max_speed;
+            let under = speed < self.min_speed;
+            vx[l] = if over {
+                x * fast
+            } else if under {
+                sx
+            } else {
+                x
+            };
+            vy[l] = if over {
+                y * fast
+            } else if under {
+                sy
+            } else {
+                y
+            };
+        }
     }
 
     pub(super) fn validate(&self) -> Result<(), (&'static str, String)> {
