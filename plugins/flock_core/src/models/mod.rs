@@ -248,21 +248,22 @@ impl Model {
     #[inline]
     pub(crate) fn integrate_lanes(&self, vx: &mut Lane, vy: &mut Lane, ax: &Lane, ay: &Lane) {
         match self {
-            Self::Cornell(m) => {
-                m.integrate_lanes(vx, vy, ax, ay);
-                for l in 0..LANES {
-                    let finite = vx[l].is_finite() & vy[l].is_finite();
-                    vx[l] = if finite { vx[l] } else { 0.0 };
-                    vy[l] = if finite { vy[l] } else { 0.0 };
-                }
-            }
+            Self::Cornell(m) => m.integrate_lanes(vx, vy, ax, ay),
+            Self::Reynolds(m) => m.integrate_lanes(vx, vy, ax, ay),
             _ => {
                 for l in 0..LANES {
                     let v =
                         self.integrate_velocity(Vec2::new(vx[l], vy[l]), Vec2::new(ax[l], ay[l]));
                     (vx[l], vy[l]) = (v.x, v.y);
                 }
+                return;
             }
+        }
+        // As `integrate_velocity`: a non-finite result becomes a stop.
+        for l in 0..LANES {
+            let finite = vx[l].is_finite() & vy[l].is_finite();
+            vx[l] = if finite { vx[l] } else { 0.0 };
+            vy[l] = if finite { vy[l] } else { 0.0 };
         }
     }
 

@@ -3,6 +3,7 @@
 
 use super::{SteerContext, check, with_length};
 use crate::grid::{NeighbourGrid, NeighbourSums, SumsRequest};
+use crate::lanes::{LANES, Lane};
 use glam::Vec2;
 use serde::{Deserialize, Serialize};
 
@@ -89,6 +90,21 @@ impl Reynolds {
     #[inline]
     pub(super) fn integrate_velocity(&self, v: Vec2, a: Vec2) -> Vec2 {
         (v + a).clamp_length_max(self.max_speed)
+    }
+
+    /// [`Self::integrate_velocity`] lane by lane, in the same operations (glam's
+    /// `clamp_length_max`).
+    #[inline]
+    pub(super) fn integrate_lanes(&self, vx: &mut Lane, vy: &mut Lane, ax: &Lane, ay: &Lane) {
+        let max = self.max_speed;
+        for l in 0..LANES {
+            let (x, y) = (vx[l] + ax[l], vy[l] + ay[l]);
+            let length2 = x * x + y * y;
+            let length = length2.sqrt();
+            let over = length2 > max * max;
+            vx[l] = if over { max * (x / length) } else { x };
+            vy[l] = if over { max * (y / length) } else { y };
+        }
     }
 
     pub(super) fn validate(&self) -> Result<(), (&'static str, String)> {
