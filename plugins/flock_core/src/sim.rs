@@ -5,6 +5,7 @@ use crate::disjoint::DisjointWrites;
 use crate::edges::{EdgeMode, Edges};
 use crate::grid::{NeighbourGrid, NeighbourSums};
 use crate::hash::state_hash;
+use crate::lanes::LANES;
 use crate::leader::LeaderParams;
 use crate::metrics::FlockMetrics;
 use crate::models::{Model, ModelKind, SteerContext};
@@ -238,16 +239,40 @@ pub fn integrate(
     skip: Option<&[bool]>,
 ) {
     let world = params.bounds();
-    pos.par_iter_mut()
-        .zip(vel.par_iter_mut())
+    let wraps = params.edges.mode == EdgeMode::Wrap;
+    const PART: usize = 1024;
+    pos.par_chunks_mut(PART)
+        .zip(vel.par_chunks_mut(PART))
         .enumerate()
-        .for_each(|(i, (p, v))| {
-            if skip.is_some_and(|s| s[i]) {
-                return;
+        .for_each(|(part, (pos, vel))| {
+            // Eight boids at a time (see `crate::lanes`): the same bits as one at a time.
+            for (group, (pos, vel)) in pos.chunks_mut(LANES).zip(vel.chunks_mut(LANES)).enumerate()
+            {
+                let first = part * PART + group * LANES;
+                let mut lane = [[0.0f32; LANES]; 6];
+                let [x, y, u, w, ax, ay] = &mut lane;
+                for (l, (p, v)) in pos.iter().zip(vel.iter()).enumerate() {
+                    let a = acc[first + l];
+                    (x[l], y[l], u[l], w[l], ax[l], ay[l]) = (p.x, p.y, v.x, v.y, a.x, a.y);
+                }
+                params.model.integrate_lanes(u, w, ax, ay);
+                for l in 0..LANES {
+                    x[l] += u[l];
+                    y[l] += w[l];
+                }
+                if wraps {
+                    world.wrap_lanes(x, y);
+                }
+                for (l, (p, v)) in pos.iter_mut().zip(vel.iter_mut()).enumerate() {
+                    if skip.is_some_and(|s| s[first + l]) {
+                        continue;
+                    }
+                    (*p, *v) = (Vec2::new(x[l], y[l]), Vec2::new(u[l], w[l]));
+                    if !wraps {
+                        params.edges.confine(&world, p, v);
+                    }
+                }
             }
-            *v = params.model.integrate_velocity(*v, acc[i]);
-            *p += *v;
-            params.edges.confine(&world, p, v);
         });
 }
 
