@@ -2,10 +2,11 @@
 //! boids live in the neighbour grid's own columns, kept in cell order from tick to tick; each
 //! tick re-sorts them in place (nearly sequential memory traffic, since boids move little) and
 //! then one parallel pass over the sorted boids steers (a cell's boids summed together),
-//! follows leaders, turns at edges and integrates, writing the new state and next tick's cells
-//! into the grid's spare columns. About 54 bytes per boid; no allocation after the first tick. Within a cell boids keep their previous order, so results
-//! differ in rounding from `FlockSim` (which keeps input order), but are just as deterministic
-//! and independent of the thread count.
+//! follows leaders, turns at edges and integrates (eight boids at a time), writing the new state
+//! and next tick's cells into the grid's spare columns. About 54 bytes per boid; no allocation
+//! after the first tick. Within a cell boids keep their previous order, so results differ in
+//! rounding from `FlockSim` (which keeps input order), but are just as deterministic and
+//! independent of the thread count.
 
 use crate::edges::EdgeMode;
 use crate::grid::{Columns, NeighbourGrid, NeighbourSums};

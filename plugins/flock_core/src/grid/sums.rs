@@ -1,7 +1,7 @@
 //! Neighbourhood sums for the steering models: eight lanes of partial sums over each contiguous
-//! span of candidates (AVX, SSE or plain arrays, chosen once at run time; see [`super::lanes`]),
-//! bit masks instead of branches, and a fixed reduction tree at the end, so results depend
-//! neither on the thread count nor on the CPU.
+//! span of candidates (AVX-512 masks, AVX, SSE or plain arrays, chosen once at run time; see
+//! [`super::lanes`]), masks instead of branches, and a fixed reduction tree at the end, so
+//! results depend neither on the thread count nor on the CPU.
 
 use super::lanes::{LANES, Lanes, Plain};
 use super::{CellBlock, NeighbourGrid, Span};
