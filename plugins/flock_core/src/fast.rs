@@ -172,7 +172,6 @@ impl FastFlock {
                 }
                 // The updates, a group of boids at a time (see `crate::lanes`).
                 let c = grid.columns();
-                let wraps = params.edges.mode == EdgeMode::Wrap;
                 let scalar_steering = !leaders.is_empty() || params.edges.mode == EdgeMode::Turn;
                 for at in (0..px.len()).step_by(LANES) {
                     let m = (px.len() - at).min(LANES);
@@ -197,20 +196,8 @@ impl FastFlock {
                             (ax[l], ay[l]) = (a.x, a.y);
                         }
                     }
-                    params.model.integrate_lanes(u, w, ax, ay);
-                    for l in 0..LANES {
-                        x[l] += u[l];
-                        y[l] += w[l];
-                    }
-                    if wraps {
-                        world.wrap_lanes(x, y);
-                    } else {
-                        for l in 0..m {
-                            let (mut p, mut v) = (Vec2::new(x[l], y[l]), Vec2::new(u[l], w[l]));
-                            params.edges.confine(&world, &mut p, &mut v);
-                            (x[l], y[l], u[l], w[l]) = (p.x, p.y, v.x, v.y);
-                        }
-                    }
+                    crate::sim::integrate_lanes(params, &world, m, &mut lane);
+                    let [x, y, u, w, ..] = &lane;
                     // The next sort's work, done while the boids are at hand: their cells,
                     // should the grid keep its layout. (The sort wraps positions on a torus
                     // first: `confine` just did, with the same bounds; other bounds do not wrap.)
