@@ -4,8 +4,8 @@
 //! `cargo run --example microboids_oled`
 
 use bevy::prelude::*;
-use microboids::Revision;
-use oled_view::{Board, MicroboidsPlugin, spawn_screen};
+use murmur_microboids::Revision;
+use murmur_oled::{Board, MicroboidsPlugin, spawn_screen};
 
 fn main() -> AppExit {
     App::new()

@@ -46,7 +46,7 @@ pub enum Command {
 pub struct Q15Args {
     /// Model revision: a412, bfee0c8 or article.
     #[arg(long, default_value = "a412", value_parser = parse_revision)]
-    pub revision: microboids::Revision,
+    pub revision: murmur_microboids::Revision,
     /// Seed passed to Bird_Init (decimal or 0x-hex, not 0). a412 and bfee0c8 ignore it.
     #[arg(long, default_value = "0x12345678", value_parser = parse_seed)]
     pub seed: u32,
@@ -65,8 +65,8 @@ pub struct Q15Args {
 }
 
 /// Parses a revision name.
-pub fn parse_revision(s: &str) -> Result<microboids::Revision, String> {
-    microboids::Revision::from_name(s)
+pub fn parse_revision(s: &str) -> Result<murmur_microboids::Revision, String> {
+    murmur_microboids::Revision::from_name(s)
         .ok_or_else(|| format!("unknown revision `{s}`: use a412, bfee0c8 or article"))
 }
 
@@ -160,7 +160,7 @@ pub struct BoardArgs {
     pub oled: bool,
     /// The board's model revision: a412, bfee0c8 or article.
     #[arg(long = "board-revision", default_value = "a412", value_parser = parse_revision)]
-    pub revision: Option<microboids::Revision>,
+    pub revision: Option<murmur_microboids::Revision>,
 }
 
 /// `murmur oled`.
@@ -168,7 +168,7 @@ pub struct BoardArgs {
 pub struct OledArgs {
     /// Model revision: a412, bfee0c8 or article.
     #[arg(long, default_value = "a412", value_parser = parse_revision)]
-    pub revision: microboids::Revision,
+    pub revision: murmur_microboids::Revision,
     /// Seed passed to Bird_Init (decimal or 0x-hex, not 0). a412 and bfee0c8 ignore it.
     #[arg(long, default_value = "0x12345678", value_parser = parse_seed)]
     pub seed: u32,
@@ -195,7 +195,7 @@ pub struct BoardRunArgs {
     pub link: Option<PathBuf>,
     /// Model revision: a412, bfee0c8 or article.
     #[arg(long, default_value = "a412", value_parser = parse_revision)]
-    pub revision: microboids::Revision,
+    pub revision: murmur_microboids::Revision,
     /// Seed passed to Bird_Init (a412 and bfee0c8 ignore it).
     #[arg(long, default_value = "0x12345678", value_parser = parse_seed)]
     pub seed: u32,

@@ -2,7 +2,7 @@
 //!
 //! The binary (`src/main.rs`) parses the command line and runs a [`modes`] entry; the windowed
 //! app is built from the small plugins in [`app`], which the examples reuse. The simulation
-//! itself lives in the `flock` (Bevy) and `flock_core` (Bevy-free) crates under `plugins/`.
+//! itself lives in the `flock` (Bevy) and `murmur_core` (Bevy-free) crates under `plugins/`.
 
 pub mod app;
 #[cfg(not(target_arch = "wasm32"))]

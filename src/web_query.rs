@@ -10,7 +10,7 @@ use crate::app::SceneConfig;
 use crate::app::scene::keep_density;
 use crate::scene_text::{parse_point, parse_world};
 use bevy::math::Vec2;
-use flock::flock_core::preset::{MAX_BOIDS, Preset};
+use murmur_flock::murmur_core::preset::{MAX_BOIDS, Preset};
 
 /// The preset the page opens with when the address names none (or one that does not load).
 pub const DEFAULT_PRESET: &str = "reynolds";

@@ -4,12 +4,12 @@
 
 use bevy::prelude::*;
 use bevy_egui::input::EguiWantsInput;
-use flock::prelude::*;
-use flock_physics::prelude::*;
 use murmur::app::camera::CursorWorld;
 use murmur::app::leader::ClickLeader;
 use murmur::app::scene::{self, SceneConfig};
 use murmur::app::{bodies, leader, obstacles, predators};
+use murmur_flock::prelude::*;
+use murmur_physics::prelude::*;
 
 fn app() -> App {
     let mut app = App::new();

@@ -3,12 +3,12 @@
 
 use bevy::prelude::*;
 use bevy::window::PrimaryWindow;
-use flock::prelude::*;
 use murmur::app::camera::FitView;
 use murmur::app::panel::{self, PanelAction, PanelState, store};
 use murmur::app::player::PlayerTuning;
 use murmur::app::render::Looks;
 use murmur::app::scene::{self, ActiveFlock, SceneConfig};
+use murmur_flock::prelude::*;
 use std::path::PathBuf;
 
 fn app(config_dir: Option<PathBuf>) -> App {

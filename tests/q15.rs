@@ -15,11 +15,11 @@ fn both_reference_runs_come_out_byte_for_byte() {
     for (revision, reference) in [
         (
             "a412",
-            include_str!("../plugins/microboids/tests/data/a412_ticks_0-300.csv"),
+            include_str!("../plugins/murmur_microboids/tests/data/a412_ticks_0-300.csv"),
         ),
         (
             "bfee0c8",
-            include_str!("../plugins/microboids/tests/data/bfee0c8_ticks_0-300.csv"),
+            include_str!("../plugins/murmur_microboids/tests/data/bfee0c8_ticks_0-300.csv"),
         ),
     ] {
         let out = q15(&["--revision", revision, "--ticks", "300", "--csv", "-"]);

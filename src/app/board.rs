@@ -5,8 +5,8 @@ use super::camera::SCREEN_LAYER;
 use bevy::camera::visibility::RenderLayers;
 use bevy::prelude::*;
 use bevy::window::PrimaryWindow;
-use microboids::Revision;
-use oled_view::{Board, MicroboidsPlugin, spawn_screen};
+use murmur_microboids::Revision;
+use murmur_oled::{Board, MicroboidsPlugin, spawn_screen};
 
 /// Whether and what the OLED panel shows.
 #[derive(Resource, Clone, Copy, Debug)]
@@ -49,7 +49,7 @@ pub fn plugin(app: &mut App) {
 }
 
 fn spawn_panel(mut commands: Commands, mut images: ResMut<Assets<Image>>, panel: Res<BoardPanel>) {
-    let Ok(mut board) = Board::new(panel.revision, microboids::NUM_BIRDS, panel.seed) else {
+    let Ok(mut board) = Board::new(panel.revision, murmur_microboids::NUM_BIRDS, panel.seed) else {
         error!("cannot start the board panel");
         return;
     };

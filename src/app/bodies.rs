@@ -3,7 +3,7 @@
 
 use super::scene::SceneConfig;
 use bevy::prelude::*;
-use flock_physics::prelude::*;
+use murmur_physics::prelude::*;
 
 /// Above this many birds, switching bodies on warns that the frame rate will suffer.
 const MANY_BODIES: usize = 5_000;

@@ -6,7 +6,7 @@ use super::scene::SceneConfig;
 use bevy::diagnostic::{DiagnosticsStore, FrameTimeDiagnosticsPlugin};
 use bevy::prelude::*;
 use bevy_egui::{EguiContexts, EguiPrimaryContextPass, egui};
-use flock::prelude::*;
+use murmur_flock::prelude::*;
 
 /// Adds this module's resources and systems.
 pub fn plugin(app: &mut App) {
@@ -24,7 +24,7 @@ fn draw_hud(
     panel: Option<Res<super::panel::PanelState>>,
     player: Query<(Option<&Leader>, Has<Predator>), With<Player>>,
     hunters: Query<(), With<Hunter>>,
-    bodies: Option<Res<flock_physics::prelude::BirdBodies>>,
+    bodies: Option<Res<murmur_physics::prelude::BirdBodies>>,
 ) -> Result {
     let ctx = contexts.ctx_mut()?;
     let fps = diagnostics

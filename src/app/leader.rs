@@ -7,7 +7,7 @@ use super::scene::{SceneConfig, SpawnScene};
 use bevy::camera::visibility::RenderLayers;
 use bevy::prelude::*;
 use bevy_egui::input::EguiWantsInput;
-use flock::prelude::*;
+use murmur_flock::prelude::*;
 
 /// The leader placed with the mouse.
 #[derive(Component)]

@@ -4,7 +4,7 @@
 use super::scene::ActiveFlock;
 use bevy::app::AppExit;
 use bevy::prelude::*;
-use flock::prelude::*;
+use murmur_flock::prelude::*;
 // Bevy's `Instant` also works in the browser, where std's panics.
 use bevy::platform::time::Instant;
 use std::time::Duration;
@@ -53,7 +53,7 @@ fn measure(
 ) {
     let started = *meter.started.get_or_insert_with(Instant::now);
     meter.seen += 1;
-    let tick = columns.get(flock.0).map_or(0, |c| c.tick);
+    let tick = columns.get(flock.0).map_or(0, |c| c.tick());
     let Some((since, first_tick)) = meter.measuring_since else {
         if meter.seen >= WARM_UP_FRAMES && started.elapsed() >= WARM_UP_TIME {
             meter.measuring_since = Some((Instant::now(), tick));

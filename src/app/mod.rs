@@ -20,8 +20,8 @@ use bevy::prelude::*;
 use bevy::window::{PresentMode, WindowResolution};
 use bevy_egui::{EguiGlobalSettings, EguiPlugin};
 use bevy_rapier2d::prelude::{NoUserData, RapierPhysicsPlugin, TimestepMode};
-use flock::prelude::*;
-use flock_physics::FlockPhysicsPlugin;
+use murmur_flock::prelude::*;
+use murmur_physics::FlockPhysicsPlugin;
 pub use scene::SceneConfig;
 
 /// Rapier's length unit: world units are pixels, a metre is 50 of them.

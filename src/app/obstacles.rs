@@ -7,8 +7,8 @@ use super::scene::{ResetScene, SceneConfig, SpawnScene};
 use bevy::camera::visibility::RenderLayers;
 use bevy::prelude::*;
 use bevy_egui::input::EguiWantsInput;
-use flock::flock_core::obstacles::{Obstacle, convex_hull};
-use flock_physics::prelude::*;
+use murmur_flock::murmur_core::obstacles::{Obstacle, convex_hull};
+use murmur_physics::prelude::*;
 
 /// An obstacle that came with the preset (replaced on reset; clicked ones stay).
 #[derive(Component)]
@@ -91,7 +91,7 @@ fn place_and_remove(
 }
 
 /// The filled shape of an obstacle, in its collider's frame (see
-/// [`flock_physics::obstacle::collider`]).
+/// [`murmur_physics::obstacle::collider`]).
 fn shape_mesh(obstacle: &Obstacle) -> Mesh {
     match obstacle {
         Obstacle::Circle { radius, .. } => Circle::new(*radius).mesh().resolution(48).build(),

@@ -11,7 +11,7 @@ use bevy_rapier2d::prelude::{
     AdditionalMassProperties, Collider, ColliderMassProperties, CollisionGroups, Damping,
     DefaultRapierContext, ExternalForce, Group, LockedAxes, RapierConfiguration, RigidBody,
 };
-use flock::prelude::*;
+use murmur_flock::prelude::*;
 
 /// The player's bird.
 #[derive(Component)]
@@ -104,7 +104,7 @@ fn spawn_player(
             },
             LockedAxes::ROTATION_LOCKED,
             // Not an obstacle: the flock's look-ahead casts pass it by.
-            CollisionGroups::new(flock_physics::groups::WORLD, Group::ALL),
+            CollisionGroups::new(murmur_physics::groups::WORLD, Group::ALL),
         ),
         RenderLayers::layer(WORLD_LAYER),
     ));
@@ -120,7 +120,7 @@ fn spawn_player(
         commands.spawn((
             RigidBody::Fixed,
             Collider::cuboid(hx, hy),
-            CollisionGroups::new(flock_physics::groups::WORLD, Group::ALL),
+            CollisionGroups::new(murmur_physics::groups::WORLD, Group::ALL),
             Transform::from_xyz(x, y, 0.0),
         ));
     }
@@ -187,7 +187,7 @@ fn sync_player(
             &mut Transform,
             &mut BodyVelocity,
             &mut Position,
-            &mut flock::components::Velocity,
+            &mut murmur_flock::components::Velocity,
         ),
         With<Player>,
     >,

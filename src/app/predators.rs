@@ -8,7 +8,7 @@ use super::render::SpecialBird;
 use super::scene::{ActiveFlock, SceneConfig, SpawnScene};
 use bevy::camera::visibility::RenderLayers;
 use bevy::prelude::*;
-use flock::prelude::*;
+use murmur_flock::prelude::*;
 
 /// The hunting predator let loose with `X`.
 #[derive(Component)]
@@ -42,7 +42,7 @@ pub fn spawn_hawk(commands: &mut Commands, config: &SceneConfig, at: Vec2) {
         Predator { params },
         Hunter,
         Position(at),
-        flock::components::Velocity(Vec2::new(params.hunt_speed, 0.0)),
+        murmur_flock::components::Velocity(Vec2::new(params.hunt_speed, 0.0)),
         SpecialBird {
             colour: HAWK_RED,
             scale: 2.6,

@@ -2,8 +2,8 @@
 
 use super::player::Player;
 use bevy::prelude::*;
-use flock::flock_core::preset::Preset;
-use flock::prelude::*;
+use murmur_flock::murmur_core::preset::Preset;
+use murmur_flock::prelude::*;
 
 /// The flock the app flies: its preset, size and seed.
 #[derive(Resource, Clone, Debug)]
@@ -32,7 +32,10 @@ pub fn keep_density(preset: &mut Preset, boids: u32) {
 
 impl SceneConfig {
     /// A built-in preset (or preset file) with its own number of birds.
-    pub fn load(preset: &str, seed: u64) -> Result<Self, flock::flock_core::preset::PresetError> {
+    pub fn load(
+        preset: &str,
+        seed: u64,
+    ) -> Result<Self, murmur_flock::murmur_core::preset::PresetError> {
         let preset = Preset::load(preset)?;
         Ok(Self {
             boids: preset.world.boids as usize,

@@ -5,11 +5,11 @@
 use super::{ModeError, headless};
 use crate::cli::BenchArgs;
 use bevy::prelude::*;
-use flock::flock_core::fast::FastFlock;
-use flock::flock_core::grid::{NeighbourGrid, NeighbourSums, SumsRequest};
-use flock::flock_core::preset::Preset;
-use flock::flock_core::sim::{FlockParams, FlockSim, initial_boids};
-use flock::prelude::advance_ticks;
+use murmur_flock::murmur_core::fast::FastFlock;
+use murmur_flock::murmur_core::grid::{NeighbourGrid, NeighbourSums, SumsRequest};
+use murmur_flock::murmur_core::preset::Preset;
+use murmur_flock::murmur_core::sim::{FlockParams, FlockSim, initial_boids};
+use murmur_flock::prelude::advance_ticks;
 use serde_json::json;
 use std::time::{Duration, Instant};
 
@@ -57,7 +57,7 @@ fn params_for(preset: &Preset, n: usize, neighbours: f64) -> FlockParams {
     let r = params.model.interaction_radius() as f64;
     let side = (n as f64 * std::f64::consts::PI * r * r / neighbours).sqrt() as f32;
     params.world_size = Vec2::splat(side);
-    params.edges.mode = flock::flock_core::edges::EdgeMode::Wrap;
+    params.edges.mode = murmur_flock::murmur_core::edges::EdgeMode::Wrap;
     params
 }
 
@@ -245,7 +245,7 @@ fn mean_neighbours(grid: &NeighbourGrid, radius: f32) -> f64 {
 /// world (the trees know no torus). All methods must find the same pairs.
 fn neighbour_methods(bench: &mut Bench, preset: &Preset, n: usize) {
     let mut params = params_for(preset, n, bench.args.neighbours);
-    params.edges.mode = flock::flock_core::edges::EdgeMode::Bounce;
+    params.edges.mode = murmur_flock::murmur_core::edges::EdgeMode::Bounce;
     let r = params.model.interaction_radius();
     let (pos, vel) = initial_boids(&params, n, 1);
     let points: Vec<[f32; 2]> = pos.iter().map(|p| [p.x, p.y]).collect();

@@ -4,7 +4,7 @@ use super::{ModeError, scene};
 use crate::cli::HeadlessArgs;
 use bevy::prelude::*;
 use bevy::time::TimeUpdateStrategy;
-use flock::prelude::*;
+use murmur_flock::prelude::*;
 use serde::Serialize;
 use std::io::Write;
 use std::time::{Duration, Instant};
@@ -62,7 +62,7 @@ pub fn add_physics(app: &mut App, preset: &Preset) {
     use bevy_rapier2d::prelude::{
         DefaultRapierContext, NoUserData, RapierConfiguration, RapierPhysicsPlugin, TimestepMode,
     };
-    use flock_physics::prelude::*;
+    use murmur_physics::prelude::*;
     app.add_plugins((
         bevy::transform::TransformPlugin,
         RapierPhysicsPlugin::<NoUserData>::pixels_per_meter(50.0).in_fixed_schedule(),
@@ -179,7 +179,7 @@ pub fn run(args: HeadlessArgs) -> Result<(), ModeError> {
     let measure = |app: &mut App| flock_metrics(app.world_mut(), flock).expect("the flock exists");
     let round_leader = |app: &mut App| {
         let centre = leader_at?;
-        let (pos, vel) = flock::measure::flock_state(app.world_mut(), flock);
+        let (pos, vel) = murmur_flock::measure::flock_state(app.world_mut(), flock);
         let n = pos.len().max(1) as f64;
         let (mut dist, mut spin) = (0.0, 0.0);
         for (p, v) in pos.iter().zip(&vel) {

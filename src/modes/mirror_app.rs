@@ -6,9 +6,9 @@ use bevy::prelude::*;
 use bevy::render::view::screenshot::{Screenshot, ScreenshotCaptured, save_to_disk};
 use bevy::window::WindowResolution;
 use bevy_egui::{EguiContexts, EguiPlugin, EguiPrimaryContextPass, egui};
-use oled_view::{MicroboidsPlugin, spawn_screen};
-use serial_bridge::link::Source;
-use serial_bridge::plugin::{LinkError, LocalBoard, MirrorState, RemoteBoard, SerialBridgePlugin};
+use murmur_oled::{MicroboidsPlugin, spawn_screen};
+use murmur_serial::link::Source;
+use murmur_serial::plugin::{LinkError, LocalBoard, MirrorState, RemoteBoard, SerialBridgePlugin};
 use std::path::PathBuf;
 use std::time::{Duration, Instant};
 

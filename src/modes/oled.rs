@@ -4,8 +4,8 @@ use super::ModeError;
 use crate::cli::OledArgs;
 use bevy::prelude::*;
 use bevy::window::WindowResolution;
-use microboids::display::{HEIGHT, WIDTH};
-use oled_view::{Board, MicroboidsPlugin, spawn_screen};
+use murmur_microboids::display::{HEIGHT, WIDTH};
+use murmur_oled::{Board, MicroboidsPlugin, spawn_screen};
 
 /// Which board the keys act on.
 #[derive(Resource)]

@@ -3,7 +3,7 @@
 
 use super::ModeError;
 use crate::cli::Q15Args;
-use microboids::{CSV_HEADER, CsvRow, Flock};
+use murmur_microboids::{CSV_HEADER, CsvRow, Flock};
 use std::io::{BufWriter, Write};
 use std::time::{Duration, Instant};
 
@@ -77,7 +77,7 @@ fn bench<const CAP: usize>(
         "birds": args.birds,
         "ticks": ticks,
         "ticks_per_s": ticks as f64 / seconds,
-        "times_real_time": ticks as f64 / seconds * microboids::TICK_SECONDS,
+        "times_real_time": ticks as f64 / seconds * murmur_microboids::TICK_SECONDS,
         // Keeps the flock's work observable so it is not optimised away.
         "state_check": flock.birds().iter().map(|b| b.x.to_bits() as i64).sum::<i64>(),
     });

@@ -3,7 +3,7 @@
 use super::ModeError;
 use crate::app::scene::keep_density;
 use crate::cli::SceneArgs;
-use flock::flock_core::preset::{MAX_BOIDS, Preset, PresetError};
+use murmur_flock::murmur_core::preset::{MAX_BOIDS, Preset, PresetError};
 
 /// How the world size follows `--boids`.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

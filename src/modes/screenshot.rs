@@ -63,7 +63,10 @@ pub fn run(args: ScreenshotArgs) -> Result<(), ModeError> {
     app.insert_resource(panel);
     app.insert_resource(crate::app::board::BoardPanel {
         shown: args.board.oled,
-        revision: args.board.revision.unwrap_or(microboids::Revision::A412),
+        revision: args
+            .board
+            .revision
+            .unwrap_or(murmur_microboids::Revision::A412),
         ..Default::default()
     });
     app.insert_resource(Plan {

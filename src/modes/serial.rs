@@ -3,10 +3,10 @@
 
 use super::ModeError;
 use crate::cli::{BoardRunArgs, MirrorArgs, ReplayArgs};
-use serial_bridge::link::{LinkEvent, LinkHandle, Source};
-use serial_bridge::mirror::{Mirror, MirrorReport};
-use serial_bridge::pty::Pty;
-use serial_bridge::virtual_board::{self, BoardConfig, Faults};
+use murmur_serial::link::{LinkEvent, LinkHandle, Source};
+use murmur_serial::mirror::{Mirror, MirrorReport};
+use murmur_serial::pty::Pty;
+use murmur_serial::virtual_board::{self, BoardConfig, Faults};
 use std::io::Write;
 use std::time::{Duration, Instant};
 

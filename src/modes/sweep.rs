@@ -5,9 +5,9 @@
 use super::ModeError;
 use crate::cli::SweepArgs;
 use crate::plot::{self, Series};
-use flock::flock_core::metrics::Regime;
-use flock::flock_core::preset::Preset;
-use flock::flock_core::sim::FlockSim;
+use murmur_flock::murmur_core::metrics::Regime;
+use murmur_flock::murmur_core::preset::Preset;
+use murmur_flock::murmur_core::sim::FlockSim;
 use rayon::prelude::*;
 use std::fmt::Write as _;
 use std::path::PathBuf;
@@ -38,7 +38,7 @@ fn point_preset(
     value2: Option<f64>,
 ) -> Result<Preset, ModeError> {
     let mut p = base.clone();
-    let usage = |e: flock::flock_core::preset::PresetError| ModeError::Usage(e.to_string());
+    let usage = |e: murmur_flock::murmur_core::preset::PresetError| ModeError::Usage(e.to_string());
     p.set(&args.param, &value.to_string()).map_err(usage)?;
     if let (Some(name), Some(v)) = (&args.param2, value2) {
         p.set(name, &v.to_string()).map_err(usage)?;

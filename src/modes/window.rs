@@ -42,7 +42,10 @@ pub fn run(args: RunArgs) -> Result<(), ModeError> {
     app.insert_resource(panel)
         .insert_resource(crate::app::board::BoardPanel {
             shown: args.board.oled,
-            revision: args.board.revision.unwrap_or(microboids::Revision::A412),
+            revision: args
+                .board
+                .revision
+                .unwrap_or(murmur_microboids::Revision::A412),
             ..Default::default()
         });
     if let Some(frames) = args.measure_frames {

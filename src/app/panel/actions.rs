@@ -10,9 +10,9 @@ use crate::app::render::Looks;
 use crate::app::scene::{ActiveFlock, ResetScene, SceneConfig};
 use bevy::ecs::system::SystemParam;
 use bevy::prelude::*;
-use flock::flock_core::preset::Preset;
-use flock::prelude::*;
-use flock::spawn::boid_bundles;
+use murmur_flock::murmur_core::preset::Preset;
+use murmur_flock::prelude::*;
+use murmur_flock::spawn::boid_bundles;
 
 /// Most birds the panel will make.
 pub const MAX_PANEL_BOIDS: u32 = 200_000;

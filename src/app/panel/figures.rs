@@ -3,8 +3,8 @@
 
 use crate::app::scene::ActiveFlock;
 use bevy::prelude::*;
-use flock::flock_core::metrics::FlockMetrics;
-use flock::prelude::*;
+use murmur_flock::murmur_core::metrics::FlockMetrics;
+use murmur_flock::prelude::*;
 use std::collections::VecDeque;
 // Bevy's `Instant` also works in the browser, where std's panics.
 use bevy::platform::time::Instant;
@@ -73,7 +73,7 @@ fn sample(
     mut figures: ResMut<Figures>,
     flock: Res<ActiveFlock>,
     flocks: Query<&Flock>,
-    birds: Query<(&FlockMember, &Position, &flock::components::Velocity)>,
+    birds: Query<(&FlockMember, &Position, &murmur_flock::components::Velocity)>,
 ) {
     figures.since_sample += time.delta();
     if !state.open || figures.since_sample < SAMPLE_EVERY {
@@ -88,8 +88,8 @@ fn sample(
         .filter(|(m, _, _)| m.0 == flock.0)
         .map(|(_, p, v)| (p.0, v.0))
         .unzip();
-    let mut grid = flock::flock_core::grid::NeighbourGrid::new();
-    flock::flock_core::sim::collect_neighbours(&mut grid, &params, &pos, &vel);
+    let mut grid = murmur_flock::murmur_core::grid::NeighbourGrid::new();
+    murmur_flock::murmur_core::sim::collect_neighbours(&mut grid, &params, &pos, &vel);
     let m = FlockMetrics::measure(&grid, &params);
     let now = time.elapsed_secs_f64();
     let push = |series: &mut VecDeque<[f64; 2]>, v: f64| {

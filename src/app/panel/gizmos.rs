@@ -5,7 +5,7 @@ use crate::app::camera::{CursorWorld, TrackCursor};
 use crate::app::scene::ActiveFlock;
 use bevy::prelude::*;
 use bevy_egui::input::EguiWantsInput;
-use flock::prelude::*;
+use murmur_flock::prelude::*;
 
 /// Which debug drawings are on.
 #[derive(Resource, Clone, Copy, Debug, Default, PartialEq)]
@@ -57,13 +57,13 @@ fn draw(
     picked: Res<PickedBird>,
     flock: Res<ActiveFlock>,
     flocks: Query<(&Flock, &FlockColumns)>,
-    birds: Query<(&Position, &flock::components::Velocity, &FlockMember), With<Boid>>,
+    birds: Query<(&Position, &murmur_flock::components::Velocity, &FlockMember), With<Boid>>,
 ) {
     let Ok((f, columns)) = flocks.get(flock.0) else {
         return;
     };
     if draw.grid {
-        let l = columns.grid.layout();
+        let l = columns.birds().grid().layout();
         let colour = Color::srgba(0.1, 0.1, 0.3, 0.25);
         let (lo, hi) = (
             l.min,

@@ -3,7 +3,7 @@
 //! normal; an unreadable one is reported and ignored.
 
 use crate::app::render::Looks;
-use flock::flock_core::preset::Preset;
+use murmur_flock::murmur_core::preset::Preset;
 use serde::{Deserialize, Serialize};
 use std::path::PathBuf;
 

@@ -11,12 +11,12 @@ use bevy::diagnostic::{DiagnosticsStore, FrameTimeDiagnosticsPlugin};
 use bevy::prelude::*;
 use bevy_egui::{EguiContexts, egui};
 use egui_plot::{Line, Plot};
-use flock::flock_core::edges::EdgeMode;
-use flock::flock_core::leader::LeaderMode;
-use flock::flock_core::models::ModelKind;
-use flock::flock_core::preset::builtin_names;
-use flock::flock_core::preset::info::{PARAMS, ParamInfo};
-use flock::prelude::*;
+use murmur_flock::murmur_core::edges::EdgeMode;
+use murmur_flock::murmur_core::leader::LeaderMode;
+use murmur_flock::murmur_core::models::ModelKind;
+use murmur_flock::murmur_core::preset::builtin_names;
+use murmur_flock::murmur_core::preset::info::{PARAMS, ParamInfo};
+use murmur_flock::prelude::*;
 
 /// One slider for a described parameter; an action when it moves.
 fn param_slider(
@@ -202,7 +202,7 @@ pub(super) fn draw_panel(
                         param_slider(
                             ui,
                             &config,
-                            flock::flock_core::preset::info::info("world.max_neighbours")
+                            murmur_flock::murmur_core::preset::info::info("world.max_neighbours")
                                 .expect("described"),
                             &mut out,
                         );

@@ -7,7 +7,7 @@ use bevy::camera::visibility::{NoFrustumCulling, RenderLayers};
 use bevy::diagnostic::FrameCount;
 use bevy::mesh::{PrimitiveTopology, VertexAttributeValues};
 use bevy::prelude::*;
-use flock::prelude::*;
+use murmur_flock::prelude::*;
 use rayon::prelude::*;
 
 /// A bird drawn apart from the flock's colours: the player, the leader.
@@ -78,12 +78,16 @@ fn draw_birds(
     looks: Res<Looks>,
     frame: Res<FrameCount>,
     birds: Query<
-        (&Position, &flock::components::Velocity, &NeighbourCount),
+        (
+            &Position,
+            &murmur_flock::components::Velocity,
+            &NeighbourCount,
+        ),
         (With<Boid>, Without<SpecialBird>),
     >,
     specials: Query<(
         &Position,
-        Option<&flock::components::Velocity>,
+        Option<&murmur_flock::components::Velocity>,
         &SpecialBird,
     )>,
     mut instances: Local<Vec<Instance>>,

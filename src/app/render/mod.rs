@@ -26,7 +26,7 @@ impl Looks {
     /// personal space, but at least 3 and at most 9 screen pixels, so dense models like Cornell's
     /// do not draw as one blot and tiny worlds (Vicsek's L = 5) still show birds.
     pub fn bird_size_for(
-        model: &flock::flock_core::models::Model,
+        model: &murmur_flock::murmur_core::models::Model,
         world: Vec2,
         window: Vec2,
     ) -> f32 {

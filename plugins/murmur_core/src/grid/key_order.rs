@@ -1,0 +1,198 @@
+//! After the counting sort: each cell's boids put in the order of a key (the birds' ids), so
+//! that the order in which a boid's neighbours are summed — and with it every rounding — depends
+//! only on where the birds are, not on the order they were stored in before. A grid rebuilt from
+//! columns in id order and a grid kept in cell order from tick to tick then hold the very same
+//! sequence.
+//!
+//! Birds move little between ticks, so a cell is usually sorted already, or nearly (a bird or
+//! two came in from a neighbouring cell): insertion sort, cell by cell, in parallel. A large
+//! cell far from sorted (only a flock loaded in a shuffled order, all in one place) is sorted
+//! apart, with a scratch buffer the grid keeps.
+
+use super::Columns;
+use rayon::prelude::*;
+
+/// Cells up to this size are insertion-sorted in place; larger unsorted ones are sorted apart.
+const INSERTION_MAX: usize = 48;
+
+/// Below this many boids one thread does it all.
+const PARALLEL_FROM: usize = 16_384;
+
+/// A boid being moved during the sort: its key and its columns.
+#[derive(Clone, Copy, Debug)]
+pub(super) struct Entry {
+    key: u32,
+    order: u32,
+    px: f32,
+    py: f32,
+    vx: f32,
+    vy: f32,
+}
+
+/// Raw pointers to the columns, for parts that own disjoint ranges of them.
+#[derive(Clone, Copy)]
+struct Parts {
+    px: *mut f32,
+    py: *mut f32,
+    vx: *mut f32,
+    vy: *mut f32,
+    order: *mut u32,
+}
+
+// SAFETY: each part only touches the sorted indices of its own cells (disjoint ranges).
+unsafe impl Sync for Parts {}
+// SAFETY: as above.
+unsafe impl Send for Parts {}
+
+/// Views of one range of the columns.
+struct Range<'a> {
+    px: &'a mut [f32],
+    py: &'a mut [f32],
+    vx: &'a mut [f32],
+    vy: &'a mut [f32],
+    order: &'a mut [u32],
+}
+
+impl Parts {
+    /// # Safety
+    /// `start..end` lies within the columns and no other live `Range` overlaps it.
+    unsafe fn range<'a>(self, start: usize, end: usize) -> Range<'a> {
+        let len = end - start;
+        // SAFETY: passed on from the caller.
+        unsafe {
+            Range {
+                px: std::slice::from_raw_parts_mut(self.px.add(start), len),
+                py: std::slice::from_raw_parts_mut(self.py.add(start), len),
+                vx: std::slice::from_raw_parts_mut(self.vx.add(start), len),
+                vy: std::slice::from_raw_parts_mut(self.vy.add(start), len),
+                order: std::slice::from_raw_parts_mut(self.order.add(start), len),
+            }
+        }
+    }
+}
+
+impl Range<'_> {
+    fn get(&self, keys: &[u32], i: usize) -> Entry {
+        let order = self.order[i];
+        Entry {
+            key: keys[order as usize],
+            order,
+            px: self.px[i],
+            py: self.py[i],
+            vx: self.vx[i],
+            vy: self.vy[i],
+        }
+    }
+
+    fn set(&mut self, i: usize, e: Entry) {
+        (
+            self.order[i],
+            self.px[i],
+            self.py[i],
+            self.vx[i],
+            self.vy[i],
+        ) = (e.order, e.px, e.py, e.vx, e.vy);
+    }
+
+    /// Sorts `from..to` by key with insertion sort (stable; keys are unique in practice).
+    fn insertion_sort(&mut self, keys: &[u32], from: usize, to: usize) {
+        for i in from + 1..to {
+            let key = keys[self.order[i] as usize];
+            if keys[self.order[i - 1] as usize] <= key {
+                continue;
+            }
+            let moving = self.get(keys, i);
+            let mut j = i;
+            while j > from && keys[self.order[j - 1] as usize] > key {
+                let prev = self.get(keys, j - 1);
+                self.set(j, prev);
+                j -= 1;
+            }
+            self.set(j, moving);
+        }
+    }
+
+    fn is_sorted(&self, keys: &[u32], from: usize, to: usize) -> bool {
+        self.order[from..to]
+            .windows(2)
+            .all(|w| keys[w[0] as usize] <= keys[w[1] as usize])
+    }
+}
+
+/// Puts the boids of every cell in key order: `keys[i]` is the key of the boid whose index
+/// before the sort was `i` (`order` maps sorted indices to those). `scratch` is kept between
+/// calls for large cells.
+pub(super) fn order_cells_by_key(
+    cell_start: &[u32],
+    keys: &[u32],
+    cols: &mut Columns,
+    order: &mut [u32],
+    scratch: &mut Vec<Entry>,
+) {
+    let n = order.len();
+    let cells = cell_start.len().saturating_sub(1);
+    assert!(
+        keys.len() == n && cols.px.len() == n && cell_start.last().is_none_or(|&e| e as usize == n),
+        "one key per boid"
+    );
+    let parts = if n < PARALLEL_FROM {
+        1
+    } else {
+        (4 * rayon::current_num_threads()).clamp(1, 256)
+    };
+    let ptrs = Parts {
+        px: cols.px.as_mut_ptr(),
+        py: cols.py.as_mut_ptr(),
+        vx: cols.vx.as_mut_ptr(),
+        vy: cols.vy.as_mut_ptr(),
+        order: order.as_mut_ptr(),
+    };
+    let cells_per_part = cells.div_ceil(parts).max(1);
+    // Each part: its cells, insertion-sorted where small; says whether a large one is unsorted.
+    let big_unsorted = (0..parts)
+        .into_par_iter()
+        .map(|p| {
+            let (c0, c1) = (
+                (p * cells_per_part).min(cells),
+                ((p + 1) * cells_per_part).min(cells),
+            );
+            let (start, end) = (cell_start[c0] as usize, cell_start[c1] as usize);
+            // SAFETY: the parts' cell ranges are disjoint, so are their sorted index ranges
+            // (cell_start is non-decreasing and ends at n).
+            let mut range = unsafe { ptrs.range(start, end) };
+            let mut big = false;
+            for c in c0..c1 {
+                let (from, to) = (
+                    cell_start[c] as usize - start,
+                    cell_start[c + 1] as usize - start,
+                );
+                if to - from < 2 || range.is_sorted(keys, from, to) {
+                    continue;
+                }
+                if to - from <= INSERTION_MAX {
+                    range.insertion_sort(keys, from, to);
+                } else {
+                    big = true;
+                }
+            }
+            big
+        })
+        .reduce(|| false, |a, b| a | b);
+    if !big_unsorted {
+        return;
+    }
+    // SAFETY: no part is alive any more; this range is all of the columns.
+    let mut all = unsafe { ptrs.range(0, n) };
+    for c in 0..cells {
+        let (from, to) = (cell_start[c] as usize, cell_start[c + 1] as usize);
+        if to - from <= INSERTION_MAX || all.is_sorted(keys, from, to) {
+            continue;
+        }
+        scratch.clear();
+        scratch.extend((from..to).map(|i| all.get(keys, i)));
+        scratch.sort_unstable_by_key(|e| (e.key, e.order));
+        for (i, &e) in (from..to).zip(scratch.iter()) {
+            all.set(i, e);
+        }
+    }
+}

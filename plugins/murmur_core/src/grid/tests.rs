@@ -1,0 +1,479 @@
+use super::*;
+use rand::rngs::Xoshiro256PlusPlus;
+use rand::{RngExt, SeedableRng};
+
+/// Pairs this close to the radius may fall either side of it through rounding; skip them.
+const BORDER_TOLERANCE: f32 = 1e-3;
+
+fn random_points(n: usize, bounds: &WorldBounds, seed: u64) -> Vec<Vec2> {
+    let mut rng = Xoshiro256PlusPlus::seed_from_u64(seed);
+    (0..n)
+        .map(|_| bounds.min + bounds.size * Vec2::new(rng.random::<f32>(), rng.random::<f32>()))
+        .collect()
+}
+
+fn brute_neighbours(points: &[Vec2], bounds: &WorldBounds, i: usize, r: f32) -> Vec<u32> {
+    let mut out: Vec<u32> = (0..points.len())
+        .filter(|&j| j != i && bounds.delta(points[i], points[j]).length() < r)
+        .map(|j| j as u32)
+        .collect();
+    out.sort_unstable();
+    out
+}
+
+fn near_border(points: &[Vec2], bounds: &WorldBounds, i: usize, j: usize, r: f32) -> bool {
+    (bounds.delta(points[i], points[j]).length() - r).abs() < BORDER_TOLERANCE * r
+}
+
+/// Checks every boid's neighbour set and offsets against the brute-force answer.
+fn check_against_brute_force(points: &[Vec2], bounds: &WorldBounds, r: f32) {
+    let vel = vec![Vec2::ZERO; points.len()];
+    let mut grid = NeighbourGrid::new();
+    grid.rebuild(bounds, r, points, &vel);
+    let mut rank = vec![0usize; points.len()];
+    for (k, &i) in grid.order().iter().enumerate() {
+        rank[i as usize] = k;
+    }
+    for i in 0..points.len() {
+        let mut got = Vec::new();
+        grid.for_each_neighbour(rank[i], r, usize::MAX, |j, d, d2| {
+            let input = grid.order()[j];
+            let expected = bounds.delta(points[i], points[input as usize]);
+            assert!((d - expected).length() < 1e-3, "offset {d} vs {expected}");
+            assert!((d2 - d.length_squared()).abs() < 1e-3);
+            got.push(input);
+        });
+        got.sort_unstable();
+        let want = brute_neighbours(points, bounds, i, r);
+        let differ: Vec<u32> = got
+            .iter()
+            .filter(|j| !want.contains(j))
+            .chain(want.iter().filter(|j| !got.contains(j)))
+            .copied()
+            .filter(|&j| !near_border(points, bounds, i, j as usize, r))
+            .collect();
+        assert!(
+            differ.is_empty(),
+            "boid {i} at {}: grid and brute force disagree on {differ:?}",
+            points[i]
+        );
+    }
+}
+
+#[test]
+fn bounded_random_sets_match_brute_force() {
+    for (seed, (w, h, r, n)) in [
+        (100.0, 80.0, 10.0, 400),
+        (100.0, 80.0, 33.0, 200),
+        (50.0, 50.0, 100.0, 50),
+        (640.0, 480.0, 40.0, 1000),
+    ]
+    .into_iter()
+    .enumerate()
+    {
+        let bounds = WorldBounds::centred(w, h, false);
+        check_against_brute_force(&random_points(n, &bounds, seed as u64), &bounds, r);
+    }
+}
+
+#[test]
+fn wrapped_random_sets_match_brute_force_across_the_seam() {
+    for (seed, (w, h, r, n)) in [
+        (100.0, 80.0, 10.0, 400),
+        (100.0, 80.0, 30.0, 300), // 3 x 2 cells: one axis narrower than a 3x3 block
+        (100.0, 100.0, 60.0, 100), // a single cell per axis
+        (10.0, 10.0, 1.0, 500),
+    ]
+    .into_iter()
+    .enumerate()
+    {
+        let bounds = WorldBounds::centred(w, h, true);
+        check_against_brute_force(&random_points(n, &bounds, 10 + seed as u64), &bounds, r);
+    }
+}
+
+#[test]
+fn boids_on_seams_and_cell_borders_find_each_other() {
+    let r = 10.0;
+    for wrapped in [false, true] {
+        let bounds = WorldBounds::centred(100.0, 100.0, wrapped);
+        let mut points = Vec::new();
+        // A lattice at exactly the cell borders (multiples of the radius) and half-way, including
+        // the world's edges: -50 and +50 are the same line on a torus.
+        for i in 0..=20 {
+            for j in 0..=20 {
+                points.push(Vec2::new(-50.0 + 5.0 * i as f32, -50.0 + 5.0 * j as f32));
+            }
+        }
+        points.push(Vec2::new(-50.0, -50.0)); // coincident with a lattice point
+        points.push(Vec2::new(49.999, 0.0));
+        check_against_brute_force(&points, &bounds, r);
+    }
+}
+
+#[test]
+fn neighbours_across_the_seam_are_seen_with_their_short_offset() {
+    let bounds = WorldBounds::centred(100.0, 100.0, true);
+    let points = [
+        Vec2::new(-49.0, 0.0),
+        Vec2::new(49.0, 0.0),
+        Vec2::new(0.0, 49.5),
+    ];
+    let mut grid = NeighbourGrid::new();
+    grid.rebuild(&bounds, 5.0, &points, &[Vec2::ZERO; 3]);
+    let k = grid.order().iter().position(|&i| i == 0).unwrap();
+    let mut seen = Vec::new();
+    grid.for_each_neighbour(k, 5.0, usize::MAX, |j, d, _| {
+        seen.push((grid.order()[j], d))
+    });
+    assert_eq!(seen.len(), 1);
+    assert_eq!(seen[0].0, 1);
+    assert!((seen[0].1 - Vec2::new(-2.0, 0.0)).length() < 1e-4);
+}
+
+#[test]
+fn cap_limits_the_neighbours_visited() {
+    let bounds = WorldBounds::centred(10.0, 10.0, false);
+    let points = vec![Vec2::ZERO; 20];
+    let mut grid = NeighbourGrid::new();
+    grid.rebuild(&bounds, 1.0, &points, &[Vec2::ZERO; 20]);
+    let mut count = 0;
+    assert_eq!(grid.for_each_neighbour(0, 1.0, 7, |_, _, _| count += 1), 7);
+    assert_eq!(count, 7);
+    assert_eq!(
+        grid.for_each_neighbour(0, 1.0, usize::MAX, |_, _, _| ()),
+        19
+    );
+}
+
+#[test]
+fn rebuild_is_a_stable_counting_sort() {
+    let bounds = WorldBounds::centred(100.0, 100.0, false);
+    let points = random_points(1000, &bounds, 7);
+    let vel: Vec<Vec2> = (0..1000).map(|i| Vec2::new(i as f32, 0.0)).collect();
+    let mut grid = NeighbourGrid::new();
+    grid.rebuild(&bounds, 7.0, &points, &vel);
+    let layout = *grid.layout();
+    let mut previous = (0usize, 0u32);
+    for (k, &i) in grid.order().iter().enumerate() {
+        let cell = layout.cell_index(points[i as usize]);
+        assert!(grid.cell_range(cell).contains(&k));
+        assert_eq!(grid.vel(k).x, i as f32, "velocity travels with its boid");
+        if k > 0 && cell == previous.0 {
+            assert!(i > previous.1, "input order kept within a cell");
+        }
+        previous = (cell, i);
+    }
+}
+
+#[test]
+fn nearest_distance_is_exact() {
+    for wrapped in [false, true] {
+        let bounds = WorldBounds::centred(200.0, 120.0, wrapped);
+        // Sparse: most nearest neighbours lie several cells away.
+        let points = random_points(60, &bounds, 3);
+        let mut grid = NeighbourGrid::new();
+        grid.rebuild(&bounds, 5.0, &points, &vec![Vec2::ZERO; 60]);
+        for (k, &i) in grid.order().iter().enumerate() {
+            let want = (0..points.len())
+                .filter(|&j| j != i as usize)
+                .map(|j| bounds.delta(points[i as usize], points[j]).length())
+                .fold(f32::INFINITY, f32::min);
+            let got = grid.nearest_distance(k).unwrap();
+            assert!((got - want).abs() < 1e-3, "boid {i}: {got} vs {want}");
+        }
+    }
+}
+
+#[test]
+fn degenerate_inputs_do_not_panic() {
+    let bounds = WorldBounds::centred(100.0, 100.0, false);
+    let mut grid = NeighbourGrid::new();
+    grid.rebuild(&bounds, 10.0, &[], &[]);
+    assert!(grid.is_empty());
+    let far = [Vec2::new(1e9, -1e9), Vec2::new(f32::NAN, 0.0), Vec2::ZERO];
+    grid.rebuild(&bounds, 10.0, &far, &[Vec2::ZERO; 3]);
+    assert_eq!(grid.len(), 3);
+    grid.rebuild(&bounds, 0.0, &far, &[Vec2::ZERO; 3]);
+    grid.rebuild(&bounds, f32::NAN, &far, &[Vec2::ZERO; 3]);
+    assert!(grid.nearest_distance(0).is_some());
+    let one = [Vec2::ZERO];
+    grid.rebuild(&bounds, 10.0, &one, &[Vec2::ZERO]);
+    assert_eq!(grid.nearest_distance(0), None);
+    assert_eq!(
+        grid.for_each_neighbour(0, 10.0, usize::MAX, |_, _, _| ()),
+        0
+    );
+}
+
+#[test]
+fn neighbour_sums_match_brute_force_sums() {
+    for wrapped in [false, true] {
+        let bounds = WorldBounds::centred(120.0, 90.0, wrapped);
+        let points = random_points(700, &bounds, 21);
+        let vel: Vec<Vec2> = (0..700)
+            .map(|i| Vec2::new((i % 7) as f32 - 3.0, (i % 5) as f32 - 2.0))
+            .collect();
+        let (sight, near) = (9.0, 4.0);
+        let mut grid = NeighbourGrid::new();
+        grid.rebuild(&bounds, sight, &points, &vel);
+        for (k, &i) in grid.order().iter().enumerate() {
+            let i = i as usize;
+            let mut want = NeighbourSums::default();
+            for j in (0..points.len()).filter(|&j| j != i) {
+                let d = bounds.delta(points[i], points[j]);
+                let d2 = d.length_squared();
+                if d2 < sight * sight {
+                    want.seen += 1;
+                    want.seen_offset += d;
+                    want.seen_velocity += vel[j];
+                }
+                if d2 < near * near {
+                    want.near_offset += d;
+                    if d2 > 0.0 {
+                        want.near_inverse += d / d2;
+                        want.near_apart += 1;
+                    }
+                }
+            }
+            for got in [
+                grid.neighbour_sums::<true, true>(k, sight, near, usize::MAX, -1.0),
+                grid.neighbour_sums::<true, true>(k, sight, near, 10_000, -1.0),
+            ] {
+                assert_eq!(got.seen, want.seen, "boid {i}");
+                assert_eq!(got.near_apart, want.near_apart, "boid {i}");
+                for (a, b) in [
+                    (got.seen_offset, want.seen_offset),
+                    (got.seen_velocity, want.seen_velocity),
+                    (got.near_offset, want.near_offset),
+                    (got.near_inverse, want.near_inverse),
+                ] {
+                    assert!(
+                        (a - b).length() < 1e-3 * (1.0 + b.length()),
+                        "boid {i}: {a} vs {b}"
+                    );
+                }
+            }
+        }
+    }
+}
+
+#[test]
+fn a_blind_angle_hides_the_birds_behind() {
+    let bounds = WorldBounds::centred(60.0, 60.0, true);
+    let points = random_points(800, &bounds, 11);
+    let vel: Vec<Vec2> = (0..points.len())
+        .map(|i| Vec2::from_angle(i as f32 * 0.77) * (1.0 + (i % 3) as f32))
+        .collect();
+    let (sight, near) = (9.0, 4.0);
+    let mut grid = NeighbourGrid::new();
+    grid.rebuild(&bounds, sight, &points, &vel);
+    for blind_degrees in [90.0f32, 180.0, 300.0] {
+        let min_cos = -(blind_degrees.to_radians() * 0.5).cos();
+        let mut fewer = 0;
+        for (k, &i) in grid.order().iter().enumerate() {
+            let i = i as usize;
+            let heading = vel[i].normalize();
+            let (mut seen, mut all_round, mut near_seen) = (0, 0, 0);
+            for j in (0..points.len()).filter(|&j| j != i) {
+                let d = bounds.delta(points[i], points[j]);
+                let dist = d.length();
+                if dist >= sight {
+                    continue;
+                }
+                all_round += 1;
+                let cos = heading.dot(d) / dist;
+                if (cos - min_cos).abs() < 1e-4 {
+                    // On the edge of the view: rounding may put it either side.
+                    seen = u32::MAX;
+                    break;
+                }
+                if cos >= min_cos {
+                    seen += 1;
+                    near_seen += (dist < near) as u32;
+                }
+            }
+            if seen == u32::MAX {
+                continue;
+            }
+            for got in [
+                grid.neighbour_sums::<true, true>(k, sight, near, usize::MAX, min_cos),
+                grid.neighbour_sums::<true, true>(k, sight, near, 10_000, min_cos),
+            ] {
+                assert_eq!(got.seen, seen, "boid {i}, blind {blind_degrees}");
+                assert_eq!(got.near_apart, near_seen, "boid {i}, blind {blind_degrees}");
+            }
+            fewer += (seen < all_round) as u32;
+        }
+        assert!(fewer > 100, "the blind angle hides someone: {fewer}");
+    }
+}
+
+/// Every sum bit for bit, so that a flock's future cannot depend on which lanes computed it.
+fn same_bits(a: &NeighbourSums, b: &NeighbourSums) -> bool {
+    let bits = |s: &NeighbourSums| {
+        [
+            s.seen_offset,
+            s.seen_velocity,
+            s.near_offset,
+            s.near_inverse,
+        ]
+        .map(|v| (v.x.to_bits(), v.y.to_bits()))
+    };
+    a.seen == b.seen && a.near_apart == b.near_apart && bits(a) == bits(b)
+}
+
+#[test]
+fn every_lane_form_and_batch_gives_the_same_bits() {
+    use super::sums::LaneForm;
+    let forms = LaneForm::available();
+    assert!(!forms.is_empty());
+    for (wrapped, min_cos) in [(false, -1.0), (true, -1.0), (true, 0.3)] {
+        let bounds = WorldBounds::centred(140.0, 100.0, wrapped);
+        // Clumps and spread-out birds: short and long spans, tails at the columns' end.
+        let mut points = random_points(900, &bounds, 5);
+        points.extend(random_points(
+            300,
+            &WorldBounds::centred(12.0, 12.0, false),
+            6,
+        ));
+        let n = points.len();
+        let mut vel: Vec<Vec2> = (0..n)
+            .map(|i| Vec2::from_angle(i as f32 * 0.37) * (0.5 + (i % 4) as f32))
+            .collect();
+        vel[7] = Vec2::ZERO; // a still bird sees all round
+        let request = SumsRequest {
+            sight: 9.0,
+            near: 4.0,
+            near_offsets: true,
+            inverse: true,
+        };
+        let mut grid = NeighbourGrid::new();
+        grid.rebuild(&bounds, request.sight, &points, &vel);
+        let mut tested = 0;
+        for cell in 0..grid.layout().cell_count() {
+            let ks = grid.cell_range(cell);
+            let block = grid.block(cell);
+            let mut per_form = Vec::new();
+            for &form in &forms {
+                let mut out = vec![NeighbourSums::default(); ks.len()];
+                grid.cell_sums_in(form, &block, ks.clone(), request, min_cos, &mut out);
+                per_form.push(out);
+            }
+            for (i, k) in ks.clone().enumerate() {
+                let one = grid.neighbour_sums::<true, true>(k, 9.0, 4.0, usize::MAX, min_cos);
+                for (form, out) in forms.iter().zip(&per_form) {
+                    assert!(
+                        same_bits(&out[i], &one),
+                        "{form:?}, boid {k}: {:?} vs {one:?}",
+                        out[i]
+                    );
+                }
+                tested += 1;
+            }
+        }
+        assert_eq!(tested, n);
+    }
+}
+
+#[test]
+fn the_parallel_sort_is_the_one_thread_sort() {
+    let bounds = WorldBounds::centred(3000.0, 2000.0, true);
+    // Outside the world too: the sort wraps them in.
+    let points = random_points(50_000, &WorldBounds::centred(4000.0, 2600.0, false), 8);
+    let vel: Vec<Vec2> = (0..points.len())
+        .map(|i| Vec2::new(i as f32, -(i as f32)))
+        .collect();
+    let sorted = |threads: usize| {
+        let pool = rayon::ThreadPoolBuilder::new()
+            .num_threads(threads)
+            .build()
+            .unwrap();
+        pool.install(|| {
+            let mut grid = NeighbourGrid::new();
+            grid.load(&points, &vel);
+            let keys: Vec<u32> = (0..points.len() as u32).collect();
+            grid.resort(&bounds, 25.0, &keys);
+            let c = grid.columns().clone();
+            let starts: Vec<_> = (0..grid.layout().cell_count())
+                .map(|cell| grid.cell_range(cell))
+                .collect();
+            (grid.order().to_vec(), c.px, c.py, c.vx, c.vy, starts)
+        })
+    };
+    let one = sorted(1);
+    // Stable: within a cell, boids keep their input order.
+    for range in &one.5 {
+        assert!(one.0[range.clone()].is_sorted());
+    }
+    assert!(one == sorted(2), "1 vs 2 threads");
+    assert!(one == sorted(7), "1 vs 7 threads");
+}
+
+#[test]
+fn resort_puts_each_cells_boids_in_key_order_as_a_rebuild_in_key_order_does() {
+    let bounds = WorldBounds::centred(900.0, 700.0, true);
+    let n = 30_000;
+    let points = random_points(n, &bounds, 21);
+    let vel: Vec<Vec2> = (0..n).map(|i| Vec2::new(i as f32, 0.5)).collect();
+    // Keys: a shuffled permutation (ids of birds stored in no particular order).
+    let mut keys: Vec<u32> = (0..n as u32).collect();
+    let mut rng = Xoshiro256PlusPlus::seed_from_u64(5);
+    for i in (1..n).rev() {
+        keys.swap(i, rng.random_range(0..=i));
+    }
+    // The reference: columns laid out in key order, rebuilt (stable in input order).
+    let mut by_key = vec![(Vec2::ZERO, Vec2::ZERO); n];
+    for i in 0..n {
+        by_key[keys[i] as usize] = (points[i], vel[i]);
+    }
+    let (kp, kv): (Vec<Vec2>, Vec<Vec2>) = by_key.into_iter().unzip();
+    let mut reference = NeighbourGrid::new();
+    reference.rebuild(&bounds, 25.0, &kp, &kv);
+    for threads in [1, 3] {
+        let pool = rayon::ThreadPoolBuilder::new()
+            .num_threads(threads)
+            .build()
+            .unwrap();
+        let grid = pool.install(|| {
+            let mut grid = NeighbourGrid::new();
+            grid.load(&points, &vel);
+            grid.resort(&bounds, 25.0, &keys);
+            grid
+        });
+        assert_eq!(
+            grid.columns().px,
+            reference.columns().px,
+            "{threads} threads"
+        );
+        assert_eq!(grid.columns().py, reference.columns().py);
+        assert_eq!(grid.columns().vx, reference.columns().vx);
+        let sorted_keys: Vec<u32> = grid.order().iter().map(|&i| keys[i as usize]).collect();
+        let expected: Vec<u32> = reference.order().to_vec();
+        assert_eq!(sorted_keys, expected, "the same birds in the same slots");
+    }
+}
+
+#[test]
+fn a_crowded_cell_in_shuffled_order_is_sorted_by_key_too() {
+    // Every boid in one cell: the sort's large-cell path.
+    let bounds = WorldBounds::centred(100.0, 100.0, false);
+    let n = 500;
+    let points: Vec<Vec2> = (0..n)
+        .map(|i| Vec2::new((i % 7) as f32, (i % 5) as f32))
+        .collect();
+    let vel = vec![Vec2::ZERO; n];
+    let keys: Vec<u32> = (0..n as u32).map(|i| (i * 7919) % n as u32).collect();
+    let mut grid = NeighbourGrid::new();
+    grid.load(&points, &vel);
+    grid.resort(&bounds, 1000.0, &keys);
+    let sorted: Vec<u32> = grid.order().iter().map(|&i| keys[i as usize]).collect();
+    assert!(sorted.is_sorted(), "by key");
+    for (k, &i) in grid.order().iter().enumerate() {
+        assert_eq!(
+            grid.pos(k),
+            points[i as usize],
+            "columns move with their boids"
+        );
+    }
+}

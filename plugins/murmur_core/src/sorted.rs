@@ -1,0 +1,595 @@
+//! [`SortedFlock`]: a flock's birds kept in the neighbour grid's cell order from tick to tick,
+//! each cell's birds by id, with the tick's phases as passes over them. [`crate::fast::FastFlock`]
+//! runs the phases fused into one pass; the Bevy plugins run them one system at a time, so that
+//! other systems (obstacle avoidance, a game's own) can sit between them. Both give the bits of
+//! [`crate::sim::FlockSim`], which sorts columns kept in id order afresh every tick: the order
+//! in which a bird's neighbours are summed is the same in all three (cells in a fixed order, each
+//! cell's birds by id).
+
+use crate::edges::EdgeMode;
+use crate::grid::{Columns, NeighbourGrid, NeighbourSums};
+use crate::hash::state_hash;
+use crate::lanes::LANES;
+use crate::models::SteerContext;
+use crate::predator::PredatorState;
+use crate::sim::{FlockParams, LeaderState};
+use crate::world::WorldBounds;
+use glam::Vec2;
+use rayon::prelude::*;
+
+/// Sorted birds per parallel work item: large enough to amortise scheduling, small enough to
+/// balance.
+const CHUNK: usize = 1024;
+
+/// Birds of one cell summed in one call (a buffer on the stack).
+const BATCH: usize = 64;
+
+/// Below this many birds a tick runs on the calling thread alone: for a few hundred birds,
+/// handing work to other threads costs more than the work.
+const PARALLEL_FROM: usize = 4096;
+
+/// One chunk of the four state columns and the cells, with its index.
+type ChunkOfColumns<'a> = (usize, ChunkOfState<'a>);
+
+/// The four state columns and the cells of one chunk of birds.
+type ChunkOfState<'a> = (
+    (
+        ((&'a mut [f32], &'a mut [f32]), &'a mut [f32]),
+        &'a mut [f32],
+    ),
+    &'a mut [u32],
+);
+
+/// Calls `f` on `(chunk index, nested tuple of the slices' chunks)` for every chunk of
+/// [`CHUNK`] slots of the given columns, on all threads or on this one.
+macro_rules! for_each_chunk {
+    ($parallel:expr, $f:expr, $first:expr $(, $rest:expr)*) => {
+        if $parallel {
+            $first.par_chunks_mut(CHUNK)$(.zip($rest.par_chunks_mut(CHUNK)))*.enumerate().for_each($f)
+        } else {
+            $first.chunks_mut(CHUNK)$(.zip($rest.chunks_mut(CHUNK)))*.enumerate().for_each($f)
+        }
+    };
+}
+
+/// What moves a bird besides its flock.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+pub struct BirdFlags(u8);
+
+impl BirdFlags {
+    /// Moved by the flock alone.
+    pub const NONE: Self = Self(0);
+    /// Seen by the flock but moved by someone else (the player): the tick leaves its state.
+    pub const PILOTED: Self = Self(1);
+    /// Steered by the flock but moved by a physics body: the tick works out its velocity and
+    /// position as for any bird; the body's place is read back before the next tick.
+    pub const BODY_DRIVEN: Self = Self(2);
+
+    /// Both sets of flags.
+    pub const fn union(self, other: Self) -> Self {
+        Self(self.0 | other.0)
+    }
+
+    /// True when every flag of `other` is set here.
+    pub const fn contains(self, other: Self) -> bool {
+        self.0 & other.0 == other.0
+    }
+
+    /// True for a piloted bird.
+    pub const fn piloted(self) -> bool {
+        self.contains(Self::PILOTED)
+    }
+
+    /// True for a body-driven bird.
+    pub const fn body_driven(self) -> bool {
+        self.contains(Self::BODY_DRIVEN)
+    }
+}
+
+/// A flock's birds in cell order. Indices into it ("slots") change at every [`SortedFlock::sort`];
+/// a bird's id does not.
+#[derive(Clone, Debug, Default)]
+pub struct SortedFlock {
+    grid: NeighbourGrid,
+    /// Bird id by slot.
+    ids: Vec<u32>,
+    /// The ids as they were before the last sort (what [`SteerContext::ids`] wants, with the
+    /// grid's order).
+    ids_before: Vec<u32>,
+    flags: Vec<BirdFlags>,
+    spare_flags: Vec<BirdFlags>,
+    acc: Vec<Vec2>,
+    neighbours: Vec<u32>,
+    /// Nothing was added, removed or moved since the last sort, so slots are in cell order and
+    /// the grid's order relates them to `ids_before`.
+    sorted: bool,
+    tick: u64,
+    seed: u64,
+}
+
+impl SortedFlock {
+    /// An empty flock whose randomness (wandering directions) follows `seed`.
+    pub fn new(seed: u64) -> Self {
+        Self {
+            seed,
+            ..Self::default()
+        }
+    }
+
+    /// Birds with ids `0..n` at the given positions and velocities.
+    pub fn from_state(pos: &[Vec2], vel: &[Vec2], seed: u64) -> Self {
+        assert_eq!(pos.len(), vel.len(), "one velocity per position");
+        let mut flock = Self::new(seed);
+        flock.grid.load(pos, vel);
+        flock.ids = (0..pos.len() as u32).collect();
+        flock.flags = vec![BirdFlags::NONE; pos.len()];
+        flock
+    }
+
+    /// Number of birds.
+    pub fn len(&self) -> usize {
+        self.ids.len()
+    }
+
+    /// True without birds.
+    pub fn is_empty(&self) -> bool {
+        self.ids.is_empty()
+    }
+
+    /// Ticks taken.
+    pub fn tick(&self) -> u64 {
+        self.tick
+    }
+
+    /// The seed of the flock's randomness.
+    pub fn seed(&self) -> u64 {
+        self.seed
+    }
+
+    /// Sets the seed of the flock's randomness.
+    pub fn set_seed(&mut self, seed: u64) {
+        self.seed = seed;
+    }
+
+    /// The grid holding the birds (in cell order as of the last sort).
+    pub fn grid(&self) -> &NeighbourGrid {
+        &self.grid
+    }
+
+    /// The birds' positions and velocities, by slot.
+    pub fn columns(&self) -> &Columns {
+        self.grid.columns()
+    }
+
+    /// Bird ids, by slot.
+    pub fn ids(&self) -> &[u32] {
+        &self.ids
+    }
+
+    /// What moves each bird besides the flock, by slot.
+    pub fn flags(&self) -> &[BirdFlags] {
+        &self.flags
+    }
+
+    /// This tick's accelerations, by slot (after [`SortedFlock::steer`]).
+    pub fn acc(&self) -> &[Vec2] {
+        &self.acc
+    }
+
+    /// This tick's accelerations, to add to (obstacle avoidance and other steering).
+    pub fn acc_mut(&mut self) -> &mut [Vec2] {
+        &mut self.acc
+    }
+
+    /// Neighbours each bird considered in its last steering (its local flock size), by slot.
+    pub fn neighbours(&self) -> &[u32] {
+        &self.neighbours
+    }
+
+    /// Position of the bird in `slot`.
+    #[inline]
+    pub fn pos(&self, slot: usize) -> Vec2 {
+        self.grid.pos(slot)
+    }
+
+    /// Velocity of the bird in `slot`.
+    #[inline]
+    pub fn vel(&self, slot: usize) -> Vec2 {
+        self.grid.vel(slot)
+    }
+
+    /// Bytes per bird held by the flock's arrays (capacity).
+    pub fn bytes_per_boid(&self) -> f64 {
+        let n = self.len().max(1) as f64;
+        let words = self.ids.capacity()
+            + self.ids_before.capacity()
+            + self.neighbours.capacity()
+            + 2 * self.acc.capacity();
+        let bytes = self.flags.capacity() + self.spare_flags.capacity();
+        self.grid.bytes_per_boid() + (4 * words + bytes) as f64 / n
+    }
+
+    /// Adds a bird in the last slot (sorted in at the next [`SortedFlock::sort`]).
+    pub fn push(&mut self, id: u32, pos: Vec2, vel: Vec2, flags: BirdFlags) {
+        self.grid.push(pos, vel);
+        self.ids.push(id);
+        self.flags.push(flags);
+        self.sorted = false;
+    }
+
+    /// Removes the bird in `slot`, moving the last bird into its place; returns its id.
+    pub fn swap_remove(&mut self, slot: usize) -> u32 {
+        self.grid.swap_remove(slot);
+        self.flags.swap_remove(slot);
+        self.sorted = false;
+        self.ids.swap_remove(slot)
+    }
+
+    /// Sets the position and velocity of the bird in `slot` (a bird moved by something else).
+    pub fn set_state(&mut self, slot: usize, pos: Vec2, vel: Vec2) {
+        self.grid.set(slot, pos, vel);
+        self.sorted = false;
+    }
+
+    /// Sets what moves the bird in `slot` besides the flock.
+    pub fn set_flags(&mut self, slot: usize, flags: BirdFlags) {
+        self.flags[slot] = flags;
+    }
+
+    /// The bounds the grid covers: the world, or in an open world (`none` edges) wherever the
+    /// flock has flown.
+    fn grid_bounds(&self, params: &FlockParams) -> WorldBounds {
+        let mut bounds = params.bounds();
+        if params.edges.mode == EdgeMode::None {
+            let c = self.grid.columns();
+            let (mut lo, mut hi) = (bounds.min, bounds.max());
+            for (&x, &y) in c.px.iter().zip(&c.py) {
+                let p = Vec2::new(x, y);
+                if p.is_finite() {
+                    lo = lo.min(p);
+                    hi = hi.max(p);
+                }
+            }
+            bounds.min = lo;
+            bounds.size = hi - lo;
+        }
+        bounds
+    }
+
+    /// The first phase, `CollectNeighbours`: sorts the birds into cells (each cell's birds by
+    /// id); slots change, ids and flags go with their birds.
+    pub fn sort(&mut self, params: &FlockParams) {
+        let bounds = self.grid_bounds(params);
+        self.grid
+            .resort(&bounds, params.model.interaction_radius(), &self.ids);
+        let order = self.grid.order();
+        std::mem::swap(&mut self.ids, &mut self.ids_before);
+        std::mem::swap(&mut self.flags, &mut self.spare_flags);
+        let (ids, before) = (&mut self.ids, &self.ids_before);
+        let (flags, old_flags) = (&mut self.flags, &self.spare_flags);
+        ids.clear();
+        flags.clear();
+        if order.len() < PARALLEL_FROM {
+            ids.extend(order.iter().map(|&i| before[i as usize]));
+            flags.extend(order.iter().map(|&i| old_flags[i as usize]));
+        } else {
+            ids.par_extend(order.par_iter().map(|&i| before[i as usize]));
+            flags.par_extend(order.par_iter().map(|&i| old_flags[i as usize]));
+        }
+        let n = self.ids.len();
+        self.acc.resize(n, Vec2::ZERO);
+        self.neighbours.resize(n, 0);
+        self.sorted = true;
+    }
+
+    /// What the models need besides the neighbourhood; the flock must be sorted.
+    fn context<'a>(&self, ids_before: &'a [u32], params: &FlockParams) -> SteerContext<'a> {
+        assert!(self.sorted, "sort the flock before steering it");
+        SteerContext {
+            tick: self.tick,
+            seed: self.seed,
+            cap: params.cap(),
+            view_min_cos: params.view_min_cos(),
+            // The models look ids up through the grid's order, by the index before the sort.
+            ids: ids_before,
+            block: None,
+        }
+    }
+
+    /// The `Steer` phase: every bird's acceleration from its model (replacing the last tick's)
+    /// and the number of neighbours it considered.
+    pub fn steer(&mut self, params: &FlockParams) {
+        let ctx = self.context(&self.ids_before, params);
+        let grid = &self.grid;
+        let one = |(chunk, (acc, neighbours)): (usize, (&mut [Vec2], &mut [u32]))| {
+            let first = chunk * CHUNK;
+            steer_run(
+                grid,
+                params,
+                &ctx,
+                first,
+                first + acc.len(),
+                |k, a, count| {
+                    acc[k - first] = a;
+                    neighbours[k - first] = count;
+                },
+            );
+        };
+        for_each_chunk!(grid.len() >= PARALLEL_FROM, &one, self.acc, self.neighbours);
+    }
+
+    /// Part of the `FollowLeader` phase: adds each leader's pull (or push).
+    pub fn follow_leaders(&mut self, params: &FlockParams, leaders: &[LeaderState]) {
+        if leaders.is_empty() {
+            return;
+        }
+        let world = params.bounds();
+        let speed = params.model.cruise_speed();
+        let grid = &self.grid;
+        for_each_acc(&mut self.acc, |k, a| {
+            let (p, v) = (grid.pos(k), grid.vel(k));
+            for leader in leaders {
+                *a += leader.params.steer(world.delta(p, leader.pos), v, speed);
+            }
+        });
+    }
+
+    /// Part of the `FollowLeader` phase, after the leaders: birds within a predator's range
+    /// turn away from it.
+    pub fn flee_predators(&mut self, params: &FlockParams, predators: &[PredatorState]) {
+        if predators.is_empty() {
+            return;
+        }
+        let world = params.bounds();
+        let grid = &self.grid;
+        for_each_acc(&mut self.acc, |k, a| {
+            let p = grid.pos(k);
+            for predator in predators {
+                *a += predator.params.flee(world.delta(predator.pos, p));
+            }
+        });
+    }
+
+    /// The `TurnAtEdges` phase: birds inside the margin turn back (`turn` edges only).
+    pub fn turn_at_edges(&mut self, params: &FlockParams) {
+        if params.edges.mode != EdgeMode::Turn {
+            return;
+        }
+        let world = params.bounds();
+        let grid = &self.grid;
+        for_each_acc(&mut self.acc, |k, a| {
+            *a += params.edges.turn_acceleration(&world, grid.pos(k))
+        });
+    }
+
+    /// The `Integrate` phase: velocity from acceleration (the model's speed rules), position,
+    /// then the world's edges, in place; piloted birds keep their state. Slots stay as they are
+    /// (the next sort moves birds into their new cells, worked out here); the tick ends.
+    pub fn integrate(&mut self, params: &FlockParams) {
+        assert_eq!(
+            self.acc.len(),
+            self.len(),
+            "steer the flock before moving it"
+        );
+        let world = params.bounds();
+        let layout = *self.grid.layout();
+        let (acc, flags) = (&self.acc, &self.flags);
+        let parallel = acc.len() >= PARALLEL_FROM;
+        // Every bird's new cell is written below, so the next sort can skip working them out.
+        let (cols, cells) = self.grid.columns_and_cells_mut();
+        let Columns { px, py, vx, vy } = cols;
+        let one = |(chunk, ((((px, py), vx), vy), cells)): ChunkOfColumns| {
+            let first = chunk * CHUNK;
+            for at in (0..px.len()).step_by(LANES) {
+                let m = (px.len() - at).min(LANES);
+                let mut lane = [[0.0f32; LANES]; 6];
+                let [x, y, u, w, ax, ay] = &mut lane;
+                x[..m].copy_from_slice(&px[at..at + m]);
+                y[..m].copy_from_slice(&py[at..at + m]);
+                u[..m].copy_from_slice(&vx[at..at + m]);
+                w[..m].copy_from_slice(&vy[at..at + m]);
+                for (l, a) in acc[first + at..first + at + m].iter().enumerate() {
+                    (ax[l], ay[l]) = (a.x, a.y);
+                }
+                crate::sim::integrate_lanes(params, &world, m, &mut lane);
+                let [x, y, u, w, ..] = &lane;
+                let cell = layout.cell_indices(x, y);
+                for l in 0..m {
+                    let k = at + l;
+                    if flags[first + k].piloted() {
+                        // Left as it is; its cell is that of where it stays.
+                        let p = world.wrap(Vec2::new(px[k], py[k]));
+                        cells[k] = layout.cell_index(p) as u32;
+                        continue;
+                    }
+                    (px[k], py[k], vx[k], vy[k]) = (x[l], y[l], u[l], w[l]);
+                    cells[k] = cell[l];
+                }
+            }
+        };
+        for_each_chunk!(parallel, &one, px, py, vx, vy, cells);
+        self.tick += 1;
+    }
+
+    /// One whole tick, the phases fused into one pass over the sorted birds (steering, leaders,
+    /// predators, edges, then the move, a chunk of birds at a time): the same bits as
+    /// [`SortedFlock::sort`], [`SortedFlock::steer`], [`SortedFlock::follow_leaders`],
+    /// [`SortedFlock::flee_predators`], [`SortedFlock::turn_at_edges`] and
+    /// [`SortedFlock::integrate`] one after the other.
+    pub fn step(
+        &mut self,
+        params: &FlockParams,
+        leaders: &[LeaderState],
+        predators: &[PredatorState],
+    ) {
+        self.sort(params);
+        let mut spare = self.grid.take_spare();
+        let mut cells = self.grid.take_spare_cells();
+        let ctx = self.context(&self.ids_before, params);
+        let grid = &self.grid;
+        let layout = *grid.layout();
+        let world = params.bounds();
+        let speed = params.model.cruise_speed();
+        let turn = params.edges.mode == EdgeMode::Turn;
+        let extra_steering = !leaders.is_empty() || !predators.is_empty() || turn;
+        let flags = &self.flags;
+        let parallel = grid.len() >= PARALLEL_FROM;
+        let Columns { px, py, vx, vy } = &mut spare;
+        let one = |(chunk, (((((px, py), vx), vy), cells), neighbours)): (
+            usize,
+            (ChunkOfState<'_>, &mut [u32]),
+        )| {
+            let first = chunk * CHUNK;
+            let end = first + px.len();
+            // Two passes: the steering of every bird first, then the per-bird updates, whose
+            // square roots and divisions then overlap from bird to bird.
+            let mut steering = [Vec2::ZERO; CHUNK];
+            steer_run(grid, params, &ctx, first, end, |k, a, count| {
+                steering[k - first] = a;
+                neighbours[k - first] = count;
+            });
+            let c = grid.columns();
+            for at in (0..px.len()).step_by(LANES) {
+                let m = (px.len() - at).min(LANES);
+                let (from, to) = (first + at, first + at + m);
+                let mut lane = [[0.0f32; LANES]; 6];
+                let [x, y, u, w, ax, ay] = &mut lane;
+                x[..m].copy_from_slice(&c.px[from..to]);
+                y[..m].copy_from_slice(&c.py[from..to]);
+                u[..m].copy_from_slice(&c.vx[from..to]);
+                w[..m].copy_from_slice(&c.vy[from..to]);
+                for (l, a) in steering[at..at + m].iter().enumerate() {
+                    (ax[l], ay[l]) = (a.x, a.y);
+                }
+                if extra_steering {
+                    for l in 0..m {
+                        let (p, v) = (Vec2::new(x[l], y[l]), Vec2::new(u[l], w[l]));
+                        let mut a = Vec2::new(ax[l], ay[l]);
+                        // In the order of the phases.
+                        for leader in leaders {
+                            a += leader.params.steer(world.delta(p, leader.pos), v, speed);
+                        }
+                        for predator in predators {
+                            a += predator.params.flee(world.delta(predator.pos, p));
+                        }
+                        if turn {
+                            a += params.edges.turn_acceleration(&world, p);
+                        }
+                        (ax[l], ay[l]) = (a.x, a.y);
+                    }
+                }
+                crate::sim::integrate_lanes(params, &world, m, &mut lane);
+                let [x, y, u, w, ..] = &lane;
+                // The next sort's work, done while the birds are at hand: their cells, should
+                // the grid keep its layout (positions on a torus are wrapped already).
+                let cell = layout.cell_indices(x, y);
+                for l in 0..m {
+                    let k = at + l;
+                    if flags[from + l].piloted() {
+                        let p = world.wrap(Vec2::new(c.px[from + l], c.py[from + l]));
+                        (px[k], py[k]) = (c.px[from + l], c.py[from + l]);
+                        (vx[k], vy[k]) = (c.vx[from + l], c.vy[from + l]);
+                        cells[k] = layout.cell_index(p) as u32;
+                        continue;
+                    }
+                    (px[k], py[k], vx[k], vy[k]) = (x[l], y[l], u[l], w[l]);
+                    cells[k] = cell[l];
+                }
+            }
+        };
+        for_each_chunk!(parallel, &one, px, py, vx, vy, cells, self.neighbours);
+        self.grid.replace_columns_with_cells(spare, cells);
+        self.tick += 1;
+    }
+
+    /// Fingerprint of positions and velocities ordered by bird id.
+    pub fn state_hash(&self) -> u64 {
+        let c = self.grid.columns();
+        let mut by_id: Vec<(u32, Vec2, Vec2)> = (0..self.len())
+            .map(|k| {
+                let (p, v) = c.get(k);
+                (self.ids[k], p, v)
+            })
+            .collect();
+        by_id.sort_unstable_by_key(|b| b.0);
+        let (pos, vel): (Vec<Vec2>, Vec<Vec2>) = by_id.into_iter().map(|(_, p, v)| (p, v)).unzip();
+        state_hash(&pos, &vel)
+    }
+
+    /// Positions and velocities ordered by bird id.
+    pub fn state_by_id(&self) -> (Vec<Vec2>, Vec<Vec2>) {
+        let c = self.grid.columns();
+        let mut by_id: Vec<(u32, Vec2, Vec2)> = (0..self.len())
+            .map(|k| {
+                let (p, v) = c.get(k);
+                (self.ids[k], p, v)
+            })
+            .collect();
+        by_id.sort_unstable_by_key(|b| b.0);
+        by_id.into_iter().map(|(_, p, v)| (p, v)).unzip()
+    }
+}
+
+/// Calls `f(slot, acceleration)` for every bird, on all threads or on this one.
+fn for_each_acc(acc: &mut [Vec2], f: impl Fn(usize, &mut Vec2) + Sync) {
+    if acc.len() < PARALLEL_FROM {
+        acc.iter_mut().enumerate().for_each(|(k, a)| f(k, a));
+    } else {
+        acc.par_iter_mut()
+            .with_min_len(CHUNK)
+            .enumerate()
+            .for_each(|(k, a)| f(k, a));
+    }
+}
+
+/// Steers the sorted birds `first..end` (cells in order; a cell may start before `first` or
+/// end after `end`), handing each slot's acceleration and neighbour count to `out`.
+#[inline]
+fn steer_run(
+    grid: &NeighbourGrid,
+    params: &FlockParams,
+    ctx: &SteerContext,
+    first: usize,
+    end: usize,
+    mut out: impl FnMut(usize, Vec2, u32),
+) {
+    // Models that steer by sums have them taken a cell at a time (not under a cap, which counts
+    // neighbours in visiting order, bird by bird).
+    let request = params
+        .model
+        .sums_request()
+        .filter(|_| ctx.cap == usize::MAX);
+    let mut sums = [NeighbourSums::default(); BATCH];
+    let mut k = first;
+    while k < end {
+        // Birds arrive in cell order: each cell's block is built once, and the sums for a
+        // cell's birds taken in one pass over it.
+        let cell = grid.cell_of(k);
+        let block = grid.block(cell);
+        let run_end = grid.cell_range(cell).end.clamp(k + 1, end);
+        let ctx = SteerContext {
+            block: Some(&block),
+            ..*ctx
+        };
+        match request {
+            Some(request) => {
+                for from in (k..run_end).step_by(BATCH) {
+                    let to = (from + BATCH).min(run_end);
+                    let batch = &mut sums[..to - from];
+                    grid.cell_sums(&block, from..to, request, ctx.view_min_cos, batch);
+                    for (i, s) in (from..to).zip(batch.iter()) {
+                        let (a, count) = params.model.steer_by_sums(grid, i, s, &ctx);
+                        out(i, a, count);
+                    }
+                }
+            }
+            None => {
+                for i in k..run_end {
+                    let (a, count) = params.model.steer(grid, i, &ctx);
+                    out(i, a, count);
+                }
+            }
+        }
+        k = run_end;
+    }
+}

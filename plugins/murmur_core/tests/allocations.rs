@@ -1,0 +1,59 @@
+//! After warm-up, a tick allocates nothing: every buffer is reused.
+
+use murmur_core::prelude::*;
+use std::alloc::{GlobalAlloc, Layout, System};
+use std::sync::atomic::{AtomicUsize, Ordering};
+
+struct Counting;
+
+static ALLOCATIONS: AtomicUsize = AtomicUsize::new(0);
+
+unsafe impl GlobalAlloc for Counting {
+    unsafe fn alloc(&self, layout: Layout) -> *mut u8 {
+        ALLOCATIONS.fetch_add(1, Ordering::Relaxed);
+        // SAFETY: forwarded unchanged to the system allocator.
+        unsafe { System.alloc(layout) }
+    }
+
+    unsafe fn dealloc(&self, ptr: *mut u8, layout: Layout) {
+        // SAFETY: forwarded unchanged to the system allocator.
+        unsafe { System.dealloc(ptr, layout) }
+    }
+
+    unsafe fn realloc(&self, ptr: *mut u8, layout: Layout, new_size: usize) -> *mut u8 {
+        ALLOCATIONS.fetch_add(1, Ordering::Relaxed);
+        // SAFETY: forwarded unchanged to the system allocator.
+        unsafe { System.realloc(ptr, layout, new_size) }
+    }
+}
+
+#[global_allocator]
+static GLOBAL: Counting = Counting;
+
+#[test]
+fn ticks_after_warm_up_do_not_allocate() {
+    for preset in ["cornell", "reynolds", "spaceboids"] {
+        let mut p = Preset::load(preset).unwrap();
+        p.apply_overrides(&["edges.mode=wrap", "width=2000", "height=2000"])
+            .unwrap();
+        let pool = rayon::ThreadPoolBuilder::new()
+            .num_threads(2)
+            .build()
+            .unwrap();
+        pool.install(|| {
+            let mut fast = FastFlock::new(p.flock_params(), 20_000, 3);
+            let mut sim = FlockSim::new(p.flock_params(), 20_000, 3);
+            for _ in 0..3 {
+                fast.step();
+                sim.step();
+            }
+            let before = ALLOCATIONS.load(Ordering::Relaxed);
+            for _ in 0..20 {
+                fast.step();
+                sim.step();
+            }
+            let during = ALLOCATIONS.load(Ordering::Relaxed) - before;
+            assert_eq!(during, 0, "{preset}: {during} allocations in 20 ticks");
+        });
+    }
+}

@@ -1,0 +1,162 @@
+//! The three ways to run a flock give the very same bits: `FlockSim` (columns in id order,
+//! sorted afresh each tick), `FastFlock` (kept in cell order, the phases fused into one pass)
+//! and `SortedFlock`'s phases one at a time (what the Bevy plugins run).
+
+use murmur_core::leader::{LeaderMode, LeaderParams};
+use murmur_core::predator::{PredatorParams, PredatorState};
+use murmur_core::prelude::*;
+use murmur_core::sim::LeaderState;
+
+fn params(preset: &str, overrides: &[&str]) -> murmur_core::sim::FlockParams {
+    let mut p = Preset::load(preset).unwrap();
+    p.apply_overrides(overrides).unwrap();
+    p.flock_params()
+}
+
+fn leader() -> LeaderState {
+    LeaderState {
+        pos: Vec2::new(40.0, -30.0),
+        params: LeaderParams {
+            mode: LeaderMode::Follow,
+            ..LeaderParams::default()
+        },
+    }
+}
+
+fn predator() -> PredatorState {
+    PredatorState {
+        pos: Vec2::new(-120.0, 60.0),
+        params: PredatorParams::default(),
+    }
+}
+
+/// Hashes after `ticks` ticks of the three paths, and whether the flock moved at all.
+fn three_paths(
+    p: &murmur_core::sim::FlockParams,
+    n: usize,
+    ticks: usize,
+    with_others: bool,
+) -> [u64; 4] {
+    let leaders: Vec<_> = with_others.then(leader).into_iter().collect();
+    let predators: Vec<_> = with_others.then(predator).into_iter().collect();
+    let mut sim = FlockSim::new(p.clone(), n, 3);
+    sim.leaders = leaders.clone();
+    sim.predators = predators.clone();
+    let start = sim.state_hash();
+    let mut fast = FastFlock::new(p.clone(), n, 3);
+    fast.leaders = leaders.clone();
+    fast.predators = predators.clone();
+    let (pos, vel) = murmur_core::sim::initial_boids(p, n, 3);
+    let mut phased = SortedFlock::from_state(&pos, &vel, 3);
+    for _ in 0..ticks {
+        sim.step();
+        fast.step();
+        phased.sort(p);
+        phased.steer(p);
+        phased.follow_leaders(p, &leaders);
+        phased.flee_predators(p, &predators);
+        phased.turn_at_edges(p);
+        phased.integrate(p);
+    }
+    [
+        start,
+        sim.state_hash(),
+        fast.state_hash(),
+        phased.state_hash(),
+    ]
+}
+
+#[test]
+fn every_model_and_edge_gives_the_same_bits_on_all_three_paths() {
+    for preset in [
+        "reynolds",
+        "cornell",
+        "spaceboids",
+        "vicsek",
+        "couzin",
+        "abm",
+    ] {
+        for edges in ["wrap", "turn", "bounce", "none"] {
+            let p = params(preset, &[&format!("edges.mode={edges}")]);
+            for with_others in [false, true] {
+                let [start, sim, fast, phased] = three_paths(&p, 700, 60, with_others);
+                let what = format!("{preset}, {edges} edges, leader and predator: {with_others}");
+                assert_ne!(start, sim, "{what}: the flock moved");
+                assert_eq!(sim, fast, "{what}: FlockSim vs FastFlock");
+                assert_eq!(sim, phased, "{what}: FlockSim vs the phases one by one");
+            }
+        }
+    }
+}
+
+#[test]
+fn large_flocks_on_many_threads_give_the_same_bits_too() {
+    // Enough birds for the parallel sort and passes.
+    let p = params("cornell", &["edges.mode=wrap", "width=4000", "height=4000"]);
+    let pool = rayon::ThreadPoolBuilder::new()
+        .num_threads(3)
+        .build()
+        .unwrap();
+    let [start, sim, fast, phased] = pool.install(|| three_paths(&p, 40_000, 20, true));
+    assert_ne!(start, sim);
+    assert_eq!(sim, fast);
+    assert_eq!(sim, phased);
+}
+
+#[test]
+fn a_capped_neighbourhood_gives_the_same_bits_too() {
+    // Under a cap birds are steered one by one, in the order the grid visits them.
+    let p = params("spaceboids", &["max_neighbours=7"]);
+    let [start, sim, fast, phased] = three_paths(&p, 900, 40, false);
+    assert_ne!(start, sim);
+    assert_eq!(sim, fast);
+    assert_eq!(sim, phased);
+}
+
+#[test]
+fn the_order_birds_are_stored_in_does_not_change_the_result() {
+    // The same birds pushed in reverse: the sort puts each cell's birds by id, so the sums run
+    // in the same order (a negative control: without that order the sums' rounding differs).
+    let p = params("reynolds", &[]);
+    let n = 600;
+    let (pos, vel) = murmur_core::sim::initial_boids(&p, n, 9);
+    let mut forward = SortedFlock::from_state(&pos, &vel, 9);
+    let mut backward = SortedFlock::new(9);
+    for i in (0..n).rev() {
+        backward.push(i as u32, pos[i], vel[i], BirdFlags::NONE);
+    }
+    for _ in 0..50 {
+        forward.step(&p, &[], &[]);
+        backward.step(&p, &[], &[]);
+    }
+    assert_eq!(forward.state_hash(), backward.state_hash());
+}
+
+#[test]
+fn a_piloted_bird_keeps_its_state_and_is_seen() {
+    let p = params("reynolds", &[]);
+    let n = 300;
+    let (pos, vel) = murmur_core::sim::initial_boids(&p, n, 2);
+    let mut fused = SortedFlock::from_state(&pos, &vel, 2);
+    let mut phased = SortedFlock::from_state(&pos, &vel, 2);
+    for flock in [&mut fused, &mut phased] {
+        let slot = flock.ids().iter().position(|&id| id == 17).unwrap();
+        flock.set_flags(slot, BirdFlags::PILOTED);
+    }
+    for _ in 0..30 {
+        fused.step(&p, &[], &[]);
+        phased.sort(&p);
+        phased.steer(&p);
+        phased.turn_at_edges(&p);
+        phased.integrate(&p);
+    }
+    assert_eq!(fused.state_hash(), phased.state_hash());
+    let (p17, v17) = fused.state_by_id();
+    assert_eq!(
+        (p17[17], v17[17]),
+        (pos[17], vel[17]),
+        "untouched by the flock"
+    );
+    let slot = fused.ids().iter().position(|&id| id == 17).unwrap();
+    assert!(fused.neighbours()[slot] > 0, "but it sees its flock mates");
+}

@@ -1,0 +1,175 @@
+//! The components: a bird's place, velocity and flock; the flock and its working columns;
+//! leaders; birds moved by something else.
+
+use crate::index::BirdIndex;
+use bevy_ecs::change_detection::Tick;
+use bevy_ecs::prelude::*;
+use bevy_math::Vec2;
+use bevy_reflect::Reflect;
+use murmur_core::leader::LeaderParams;
+use murmur_core::predator::PredatorParams;
+use murmur_core::sim::FlockParams;
+use murmur_core::sorted::SortedFlock;
+
+/// A bird. Its `id` is stable for the bird's life and seeds its own randomness, so results do
+/// not depend on entity ids or spawn order within a tick.
+#[derive(Component, Reflect, Clone, Copy, Debug, PartialEq, Eq)]
+#[require(Position, Velocity, NeighbourCount)]
+#[reflect(Component)]
+pub struct Boid {
+    /// Stable number of this bird within its flock.
+    pub id: u32,
+}
+
+/// Where a bird (or a leader) is, in world units.
+#[derive(Component, Reflect, Clone, Copy, Debug, Default, PartialEq)]
+#[reflect(Component)]
+pub struct Position(pub Vec2);
+
+/// A bird's velocity, in world units per tick.
+#[derive(Component, Reflect, Clone, Copy, Debug, Default, PartialEq)]
+#[reflect(Component)]
+pub struct Velocity(pub Vec2);
+
+/// How many flock mates a bird considered in its last tick: the size of its local flock
+/// (what the renderer colours by).
+#[derive(Component, Reflect, Clone, Copy, Debug, Default, PartialEq, Eq)]
+#[reflect(Component)]
+pub struct NeighbourCount(pub u32);
+
+/// The flock a bird belongs to: an entity with a [`Flock`].
+#[derive(Component, Reflect, Clone, Copy, Debug, PartialEq, Eq)]
+#[reflect(Component)]
+pub struct FlockMember(pub Entity);
+
+/// A bird that the flock sees as one of its own but that something else moves (the player):
+/// the flock systems read its [`Position`] and [`Velocity`] and never write them.
+#[derive(Component, Reflect, Clone, Copy, Debug, Default)]
+#[reflect(Component)]
+pub struct Piloted;
+
+/// A bird whose position a physics engine moves: the flock steers it and sets its
+/// [`Velocity`] as usual, but leaves its [`Position`] to whoever moves the body (and reads it
+/// back next tick).
+#[derive(Component, Reflect, Clone, Copy, Debug, Default)]
+#[reflect(Component)]
+pub struct BodyDriven;
+
+/// A predator: birds of every flock within its range turn away from it (the DE1-SoC rule).
+/// Place it with a [`Position`]; add [`Hunter`] to have it chase the nearest bird, or move it
+/// yourself (the app's player can be one).
+#[derive(Component, Reflect, Clone, Copy, Debug, PartialEq)]
+#[require(Position, Velocity)]
+#[reflect(Component)]
+pub struct Predator {
+    /// Range, how hard birds turn away, and how a hunter flies.
+    pub params: PredatorParams,
+}
+
+/// A [`Predator`] that chases the nearest bird each tick, at its `hunt_speed`, kept in the
+/// world by the edges of its prey's flock.
+#[derive(Component, Reflect, Clone, Copy, Debug, Default)]
+#[reflect(Component)]
+pub struct Hunter;
+
+/// A flock (a species): its parameters and its seed. Several flocks can share the world; each
+/// bird interacts with the birds of its own flock.
+#[derive(Component, Reflect, Clone, Debug, PartialEq)]
+#[require(FlockColumns)]
+#[reflect(Component)]
+pub struct Flock {
+    /// Model, edges, world size and neighbour cap.
+    pub params: FlockParams,
+    /// Seed of the flock's randomness (wandering directions).
+    pub seed: u64,
+}
+
+/// A leader: birds of every flock (or only of `only`) steer relative to it, following or
+/// fleeing as its parameters say. Place it with a [`Position`].
+#[derive(Component, Reflect, Clone, Copy, Debug, PartialEq)]
+#[require(Position)]
+#[reflect(Component)]
+pub struct Leader {
+    /// Seek / arrive / orbit or flee, and how strongly.
+    pub params: LeaderParams,
+    /// Only this flock reacts; `None`: every flock.
+    pub only: Option<Entity>,
+}
+
+impl Leader {
+    /// A leader every flock follows with `params`.
+    pub fn new(params: LeaderParams) -> Self {
+        Self { params, only: None }
+    }
+}
+
+/// A flock's birds as columns in cell order: the state of record while the flock flies. The
+/// flock systems tick it ([`crate::FlockSystems`]), write each bird's [`Position`],
+/// [`Velocity`] and [`NeighbourCount`] back to its entity at the end of every tick, and take
+/// in, at the start of the next, whatever else changed a bird's components (a game moving a
+/// bird, a piloted bird, a physics body). The drawing reads it directly.
+#[derive(Component, Default, Debug)]
+pub struct FlockColumns {
+    pub(crate) birds: SortedFlock,
+    pub(crate) index: BirdIndex,
+    /// The change tick the columns were last taken in at: the write-back stamps the birds'
+    /// components with it, so the next take-in sees only what others changed since.
+    pub(crate) collected_at: Tick,
+    /// Each bird's new state by id (for ids the index keeps in its arrays), laid out by the
+    /// write-back so that the entities, stored roughly in id order, read it nearly in order.
+    pub(crate) published: Vec<Published>,
+}
+
+/// A bird's state as the write-back hands it to its entity.
+#[derive(Clone, Copy, Debug, Default)]
+pub(crate) struct Published {
+    pub(crate) pos: Vec2,
+    pub(crate) vel: Vec2,
+    pub(crate) neighbours: u32,
+}
+
+impl FlockColumns {
+    /// The birds in cell order (slots change every tick; ids do not).
+    pub fn birds(&self) -> &SortedFlock {
+        &self.birds
+    }
+
+    /// The birds, to change in place between the flock's phases (obstacle avoidance adding to
+    /// the accelerations, a contact guard moving birds back).
+    pub fn birds_mut(&mut self) -> &mut SortedFlock {
+        &mut self.birds
+    }
+
+    /// Number of birds.
+    pub fn len(&self) -> usize {
+        self.birds.len()
+    }
+
+    /// True without birds.
+    pub fn is_empty(&self) -> bool {
+        self.birds.is_empty()
+    }
+
+    /// Ticks this flock has taken.
+    pub fn tick(&self) -> u64 {
+        self.birds.tick()
+    }
+
+    /// The slot of the bird with `id`, as of the last sort.
+    pub fn slot_of(&self, id: u32) -> Option<usize> {
+        self.index.slot(id)
+    }
+
+    /// The entity of the bird with `id`.
+    pub fn entity_of(&self, id: u32) -> Option<Entity> {
+        self.index.entity(id)
+    }
+
+    /// The entity of the bird in `slot`.
+    pub fn entity_in(&self, slot: usize) -> Option<Entity> {
+        self.birds
+            .ids()
+            .get(slot)
+            .and_then(|&id| self.index.entity(id))
+    }
+}

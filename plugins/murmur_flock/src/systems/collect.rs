@@ -1,0 +1,169 @@
+//! The `CollectNeighbours` phase: each flock takes in what changed among its birds since its
+//! last tick — birds that joined or left, birds now piloted or body-driven, birds that something
+//! else moved — then sorts its birds into its neighbour grid.
+
+use crate::components::{
+    BodyDriven, Boid, Flock, FlockColumns, FlockMember, Piloted, Position, Velocity,
+};
+use bevy_ecs::prelude::*;
+use bevy_ecs::system::SystemChangeTick;
+use murmur_core::sorted::BirdFlags;
+
+/// Birds whose flock or flags changed, noted by observers the moment it happens and taken in at
+/// the next `CollectNeighbours` (so none is missed, however many frames pass between ticks).
+#[derive(Resource, Default, Debug)]
+pub struct BirdChanges {
+    /// Birds that got a [`Boid`] or a [`FlockMember`] (spawned, or moved to another flock).
+    joined: Vec<Entity>,
+    /// Flock, id and entity of birds that lost either (despawned, or moved away).
+    left: Vec<(Entity, u32, Entity)>,
+    /// Birds that became or stopped being [`Piloted`] or [`BodyDriven`].
+    flags: Vec<Entity>,
+}
+
+/// Notes a bird that may have joined a flock.
+pub(crate) fn note_joined<C: Component>(event: On<Insert, C>, mut changes: ResMut<BirdChanges>) {
+    changes.joined.push(event.entity);
+}
+
+/// Notes a bird about to leave its flock (its [`Boid`] or [`FlockMember`] goes or is replaced).
+pub(crate) fn note_left<C: Component>(
+    event: On<Discard, C>,
+    birds: Query<(&Boid, &FlockMember)>,
+    mut changes: ResMut<BirdChanges>,
+) {
+    if let Ok((boid, member)) = birds.get(event.entity) {
+        changes.left.push((member.0, boid.id, event.entity));
+    }
+}
+
+/// Notes a bird whose [`Piloted`] or [`BodyDriven`] came or went.
+pub(crate) fn note_flags_added<C: Component>(event: On<Add, C>, mut changes: ResMut<BirdChanges>) {
+    changes.flags.push(event.entity);
+}
+
+/// As [`note_flags_added`], for a flag going.
+pub(crate) fn note_flags_removed<C: Component>(
+    event: On<Remove, C>,
+    mut changes: ResMut<BirdChanges>,
+) {
+    changes.flags.push(event.entity);
+}
+
+fn flags_of(piloted: bool, body_driven: bool) -> BirdFlags {
+    let mut flags = BirdFlags::NONE;
+    if piloted {
+        flags = flags.union(BirdFlags::PILOTED);
+    }
+    if body_driven {
+        flags = flags.union(BirdFlags::BODY_DRIVEN);
+    }
+    flags
+}
+
+/// What the take-in reads of a bird.
+type BirdRow<'a> = (
+    &'a Boid,
+    &'a FlockMember,
+    &'a Position,
+    &'a Velocity,
+    Has<Piloted>,
+    Has<BodyDriven>,
+);
+
+/// Takes every flock's changes in, then sorts each flock into its neighbour grid. Birds whose
+/// [`FlockMember`] names no flock are left alone.
+pub fn collect_neighbours(
+    mut changes: ResMut<BirdChanges>,
+    mut flocks: Query<(&Flock, &mut FlockColumns)>,
+    birds: Query<BirdRow>,
+    moved: Query<
+        (Entity, &Boid, &FlockMember, &Position, &Velocity),
+        Or<(Changed<Position>, Changed<Velocity>)>,
+    >,
+    mut commands: Commands,
+    ticks: SystemChangeTick,
+) {
+    let changes = &mut *changes;
+    for (flock, id, bird) in changes.left.drain(..) {
+        if let Ok((_, mut c)) = flocks.get_mut(flock)
+            && c.index.entity(id) == Some(bird)
+        {
+            remove_bird(&mut c, id);
+        }
+    }
+    for bird in changes.joined.drain(..) {
+        let Ok((boid, member, pos, vel, piloted, body_driven)) = birds.get(bird) else {
+            continue;
+        };
+        let Ok((_, mut c)) = flocks.get_mut(member.0) else {
+            continue;
+        };
+        let c = &mut *c;
+        let slot = c.birds.len();
+        match c.index.insert(boid.id, bird, slot) {
+            Ok(()) => c
+                .birds
+                .push(boid.id, pos.0, vel.0, flags_of(piloted, body_driven)),
+            // Noted twice (a Boid and a FlockMember inserted together).
+            Err(existing) if existing == bird => {}
+            Err(existing) => {
+                let fresh = c.index.fresh_id();
+                bevy_log::warn!(
+                    "bird {bird} has id {}, which {existing} already has in flock {}: \
+                     giving it id {fresh}",
+                    boid.id,
+                    member.0
+                );
+                // It joins under the fresh id at the next tick (the insert is noted again).
+                commands.entity(bird).insert(Boid { id: fresh });
+            }
+        }
+    }
+    for bird in changes.flags.drain(..) {
+        if let Ok((boid, member, _, _, piloted, body_driven)) = birds.get(bird)
+            && let Ok((_, mut c)) = flocks.get_mut(member.0)
+            && c.index.entity(boid.id) == Some(bird)
+            && let Some(slot) = c.index.slot(boid.id)
+        {
+            c.birds.set_flags(slot, flags_of(piloted, body_driven));
+        }
+    }
+    // Birds that something else moved since the write-back (which stamps the components with
+    // the tick this system last ran at, so that its own writes do not show here).
+    let mut last: Option<Entity> = None;
+    for (bird, boid, member, pos, vel) in &moved {
+        if last != Some(member.0) && !flocks.contains(member.0) {
+            continue;
+        }
+        last = Some(member.0);
+        let Ok((_, mut c)) = flocks.get_mut(member.0) else {
+            continue;
+        };
+        if c.index.entity(boid.id) == Some(bird)
+            && let Some(slot) = c.index.slot(boid.id)
+        {
+            c.birds.set_state(slot, pos.0, vel.0);
+        }
+    }
+    for (flock, mut c) in &mut flocks {
+        let c = &mut *c;
+        c.birds.set_seed(flock.seed);
+        c.birds.sort(&flock.params);
+        c.index.set_slots(c.birds.ids());
+        c.collected_at = ticks.this_run();
+    }
+}
+
+/// Removes the bird with `id` from a flock's columns and index.
+fn remove_bird(c: &mut FlockColumns, id: u32) {
+    let Some(slot) = c.index.slot(id) else {
+        return;
+    };
+    c.index.remove(id);
+    c.birds.swap_remove(slot);
+    // The last bird took the slot.
+    if let Some(&moved) = c.birds.ids().get(slot) {
+        c.index.set_slot(moved, slot);
+    }
+}
