@@ -90,18 +90,30 @@ fn window_rate(start: &FastFlock, steps: usize, time: Duration) -> (f64, FastFlo
     }
 }
 
-/// Steps per second of `step`, after `warm` steps, over at least `time` and 3 steps.
-fn rate(mut step: impl FnMut(), warm: usize, time: Duration) -> f64 {
-    for _ in 0..warm {
-        step();
+/// Steps timed so far, over windows of steps from a fresh start each.
+#[derive(Default)]
+struct Timed {
+    time: Duration,
+    steps: usize,
+}
+
+impl Timed {
+    /// Times `steps` steps from a fresh start, which `start` sets up (not timed) and which hands
+    /// back the step to time.
+    fn window<S: FnMut()>(&mut self, steps: usize, start: &mut impl FnMut() -> S) {
+        let mut step = start();
+        let started = Instant::now();
+        for _ in 0..steps {
+            step();
+        }
+        self.time += started.elapsed();
+        self.steps += steps;
     }
-    let started = Instant::now();
-    let mut steps = 0;
-    while steps < 3 || started.elapsed() < time {
-        step();
-        steps += 1;
+
+    /// Steps per second.
+    fn rate(&self) -> f64 {
+        self.steps as f64 / self.time.as_secs_f64()
     }
-    steps as f64 / started.elapsed().as_secs_f64()
 }
 
 pub fn run(args: BenchArgs) -> Result<(), ModeError> {
@@ -168,23 +180,49 @@ pub fn run(args: BenchArgs) -> Result<(), ModeError> {
             .max()
             .unwrap_or(sizes[0]);
         let params = params_for(&preset, n, bench.args.neighbours);
-        let time = bench.measure_time();
-        let (mut app, flock) = headless::flock_app(params.clone(), n, 1);
-        let ecs = rate(
-            || {
+        let (window, time) = (bench.window(), bench.measure_time());
+        // One start for all three, and the same window of ticks after it (two more ticks, not
+        // timed, warm each up first): the same states, so the same work.
+        let mut start = FastFlock::new(params.clone(), n, 1);
+        start.step();
+        start.step();
+        let (pos, vel) = start.birds().state_by_id();
+        let warm = 2;
+        let mut fast_start = || {
+            let mut flock = start.clone();
+            for _ in 0..warm {
+                flock.step();
+            }
+            move || flock.step()
+        };
+        let mut core_start = || {
+            let mut sim = FlockSim::from_state(params.clone(), pos.clone(), vel.clone(), 1);
+            for _ in 0..warm {
+                sim.step();
+            }
+            move || sim.step()
+        };
+        let mut ecs_start = || {
+            let (mut app, flock) = headless::flock_app_from(params.clone(), &pos, &vel, 1);
+            advance_ticks(&mut app, flock, warm as u64);
+            move || {
                 advance_ticks(&mut app, flock, 1);
-            },
-            2,
-            time,
-        );
-        let mut sim = FlockSim::new(params.clone(), n, 1);
-        let core = rate(|| sim.step(), 2, time);
-        let mut fast = FastFlock::new(params, n, 1);
-        let fastest = rate(|| fast.step(), 2, time);
+            }
+        };
+        // Taken in turns, window by window, so that a machine that speeds up or slows down
+        // while the bench runs weighs on the three alike.
+        let (mut fastest, mut core, mut ecs) =
+            (Timed::default(), Timed::default(), Timed::default());
+        while fastest.time < time || core.time < time || ecs.time < time {
+            fastest.window(window, &mut fast_start);
+            core.window(window, &mut core_start);
+            ecs.window(window, &mut ecs_start);
+        }
+        let (fastest, core, ecs) = (fastest.rate(), core.rate(), ecs.rate());
         bench.emit(json!({
-            "kind": "ecs", "boids": n, "threads": all, "ecs_steps_per_s": ecs,
-            "core_steps_per_s": core, "fast_core_steps_per_s": fastest,
-            "ecs_over_core": core / ecs, "ecs_over_fast_core": fastest / ecs,
+            "kind": "ecs", "boids": n, "threads": all, "steps": window,
+            "ecs_steps_per_s": ecs, "core_steps_per_s": core, "fast_core_steps_per_s": fastest,
+            "ecs_share_of_fast_core": ecs / fastest, "ecs_share_of_core": ecs / core,
         }));
     }
     if bench.wants("neighbours") {
@@ -401,13 +439,14 @@ fn print_tables(lines: &[serde_json::Value]) {
     }
     for l in of(lines, "ecs") {
         println!(
-            "\nBevy app headless at {} birds: {:.1} steps/s; bare core (same phases) {:.1} steps/s ({:.2}x); FastFlock {:.1} steps/s ({:.2}x)",
+            "\nBevy plugins (FlockPlugins, headless) at {} birds: {:.1} steps/s = {:.2}x FastFlock ({:.1} steps/s), {:.2}x the bare core FlockSim ({:.1} steps/s); the same {} steps from one start, the same bits",
             l["boids"],
             f(&l["ecs_steps_per_s"]),
-            f(&l["core_steps_per_s"]),
-            f(&l["ecs_over_core"]),
+            f(&l["ecs_share_of_fast_core"]),
             f(&l["fast_core_steps_per_s"]),
-            f(&l["ecs_over_fast_core"])
+            f(&l["ecs_share_of_core"]),
+            f(&l["core_steps_per_s"]),
+            l["steps"]
         );
     }
     let neighbours: Vec<_> = of(lines, "neighbours").collect();

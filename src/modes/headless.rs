@@ -47,12 +47,34 @@ struct Summary {
 
 /// A headless app running one flock with the normal flock plugins.
 pub fn flock_app(params: FlockParams, boids: usize, seed: u64) -> (App, Entity) {
-    let mut app = App::new();
-    app.add_plugins((MinimalPlugins, FlockPlugin::default()))
-        .insert_resource(Time::<Fixed>::from_duration(TICK))
-        .insert_resource(TimeUpdateStrategy::ManualDuration(TICK));
+    let mut app = headless_app();
     let flock = app.world_mut().spawn_flock(params, boids, seed);
     (app, flock)
+}
+
+/// [`flock_app`] with the birds (ids by index) at the given positions and velocities.
+pub fn flock_app_from(params: FlockParams, pos: &[Vec2], vel: &[Vec2], seed: u64) -> (App, Entity) {
+    let mut app = headless_app();
+    let world = app.world_mut();
+    let flock = world.spawn(Flock { params, seed }).id();
+    world.spawn_batch(pos.iter().zip(vel).enumerate().map(move |(i, (&p, &v))| {
+        (
+            Boid { id: i as u32 },
+            FlockMember(flock),
+            Position(p),
+            Velocity(v),
+        )
+    }));
+    (app, flock)
+}
+
+/// Minimal plugins, the flock plugins, and a clock that advances one tick per update.
+fn headless_app() -> App {
+    let mut app = App::new();
+    app.add_plugins((MinimalPlugins, FlockPlugins))
+        .insert_resource(Time::<Fixed>::from_duration(TICK))
+        .insert_resource(TimeUpdateStrategy::ManualDuration(TICK));
+    app
 }
 
 /// Adds rapier and the flock's physics (obstacles, physical birds) to a headless app, with the

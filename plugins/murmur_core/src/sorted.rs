@@ -103,6 +103,8 @@ pub struct SortedFlock {
     /// Nothing was added, removed or moved since the last sort, so slots are in cell order and
     /// the grid's order relates them to `ids_before`.
     sorted: bool,
+    /// See [`SortedFlock::changed_since_integrate`].
+    changed_since_integrate: bool,
     tick: u64,
     seed: u64,
 }
@@ -215,6 +217,7 @@ impl SortedFlock {
         self.ids.push(id);
         self.flags.push(flags);
         self.sorted = false;
+        self.changed_since_integrate = true;
     }
 
     /// Removes the bird in `slot`, moving the last bird into its place; returns its id.
@@ -222,6 +225,7 @@ impl SortedFlock {
         self.grid.swap_remove(slot);
         self.flags.swap_remove(slot);
         self.sorted = false;
+        self.changed_since_integrate = true;
         self.ids.swap_remove(slot)
     }
 
@@ -229,6 +233,7 @@ impl SortedFlock {
     pub fn set_state(&mut self, slot: usize, pos: Vec2, vel: Vec2) {
         self.grid.set(slot, pos, vel);
         self.sorted = false;
+        self.changed_since_integrate = true;
     }
 
     /// Sets what moves the bird in `slot` besides the flock.
@@ -259,27 +264,35 @@ impl SortedFlock {
     /// The first phase, `CollectNeighbours`: sorts the birds into cells (each cell's birds by
     /// id); slots change, ids and flags go with their birds.
     pub fn sort(&mut self, params: &FlockParams) {
+        self.sort_with(params, |_, _| {});
+    }
+
+    /// [`SortedFlock::sort`], calling `on_slot(slot, id)` for every bird's new slot as the ids
+    /// are moved (an index of slots by id kept up to date in the same pass).
+    pub fn sort_with(&mut self, params: &FlockParams, on_slot: impl Fn(usize, u32) + Sync) {
         let bounds = self.grid_bounds(params);
         self.grid
             .resort(&bounds, params.model.interaction_radius(), &self.ids);
         let order = self.grid.order();
+        let n = order.len();
         std::mem::swap(&mut self.ids, &mut self.ids_before);
         std::mem::swap(&mut self.flags, &mut self.spare_flags);
-        let (ids, before) = (&mut self.ids, &self.ids_before);
-        let (flags, old_flags) = (&mut self.flags, &self.spare_flags);
-        ids.clear();
-        flags.clear();
-        if order.len() < PARALLEL_FROM {
-            ids.extend(order.iter().map(|&i| before[i as usize]));
-            flags.extend(order.iter().map(|&i| old_flags[i as usize]));
-        } else {
-            ids.par_extend(order.par_iter().map(|&i| before[i as usize]));
-            flags.par_extend(order.par_iter().map(|&i| old_flags[i as usize]));
-        }
-        let n = self.ids.len();
+        let (before, old_flags) = (&self.ids_before, &self.spare_flags);
+        self.ids.resize(n, 0);
+        self.flags.resize(n, BirdFlags::NONE);
+        let one = |(chunk, (ids, flags)): (usize, (&mut [u32], &mut [BirdFlags]))| {
+            let first = chunk * CHUNK;
+            for (i, (id, flag)) in ids.iter_mut().zip(flags.iter_mut()).enumerate() {
+                let from = order[first + i] as usize;
+                (*id, *flag) = (before[from], old_flags[from]);
+                on_slot(first + i, *id);
+            }
+        };
+        for_each_chunk!(n >= PARALLEL_FROM, &one, self.ids, self.flags);
         self.acc.resize(n, Vec2::ZERO);
         self.neighbours.resize(n, 0);
         self.sorted = true;
+        self.changed_since_integrate = true;
     }
 
     /// What the models need besides the neighbourhood; the flock must be sorted.
@@ -366,6 +379,16 @@ impl SortedFlock {
     /// then the world's edges, in place; piloted birds keep their state. Slots stay as they are
     /// (the next sort moves birds into their new cells, worked out here); the tick ends.
     pub fn integrate(&mut self, params: &FlockParams) {
+        self.integrate_with(params, |_, _, _, _, _| {});
+    }
+
+    /// [`SortedFlock::integrate`], calling `on_bird(slot, id, position, velocity, neighbours)`
+    /// with every bird's new state as it is written (handing it on in the same pass).
+    pub fn integrate_with(
+        &mut self,
+        params: &FlockParams,
+        on_bird: impl Fn(usize, u32, Vec2, Vec2, u32) + Sync,
+    ) {
         assert_eq!(
             self.acc.len(),
             self.len(),
@@ -373,7 +396,7 @@ impl SortedFlock {
         );
         let world = params.bounds();
         let layout = *self.grid.layout();
-        let (acc, flags) = (&self.acc, &self.flags);
+        let (acc, flags, ids, neighbours) = (&self.acc, &self.flags, &self.ids, &self.neighbours);
         let parallel = acc.len() >= PARALLEL_FROM;
         // Every bird's new cell is written below, so the next sort can skip working them out.
         let (cols, cells) = self.grid.columns_and_cells_mut();
@@ -396,19 +419,34 @@ impl SortedFlock {
                 let cell = layout.cell_indices(x, y);
                 for l in 0..m {
                     let k = at + l;
-                    if flags[first + k].piloted() {
+                    let slot = first + k;
+                    if flags[slot].piloted() {
                         // Left as it is; its cell is that of where it stays.
                         let p = world.wrap(Vec2::new(px[k], py[k]));
                         cells[k] = layout.cell_index(p) as u32;
-                        continue;
+                    } else {
+                        (px[k], py[k], vx[k], vy[k]) = (x[l], y[l], u[l], w[l]);
+                        cells[k] = cell[l];
                     }
-                    (px[k], py[k], vx[k], vy[k]) = (x[l], y[l], u[l], w[l]);
-                    cells[k] = cell[l];
+                    on_bird(
+                        slot,
+                        ids[slot],
+                        Vec2::new(px[k], py[k]),
+                        Vec2::new(vx[k], vy[k]),
+                        neighbours[slot],
+                    );
                 }
             }
         };
         for_each_chunk!(parallel, &one, px, py, vx, vy, cells);
         self.tick += 1;
+        self.changed_since_integrate = false;
+    }
+
+    /// True when birds were added, removed, sorted or moved by [`SortedFlock::set_state`] since
+    /// the last [`SortedFlock::integrate`] (so what it handed on is out of date).
+    pub fn changed_since_integrate(&self) -> bool {
+        self.changed_since_integrate
     }
 
     /// One whole tick, the phases fused into one pass over the sorted birds (steering, leaders,
@@ -500,6 +538,7 @@ impl SortedFlock {
         for_each_chunk!(parallel, &one, px, py, vx, vy, cells, self.neighbours);
         self.grid.replace_columns_with_cells(spare, cells);
         self.tick += 1;
+        self.changed_since_integrate = true;
     }
 
     /// Fingerprint of positions and velocities ordered by bird id.

@@ -115,17 +115,6 @@ pub struct FlockColumns {
     /// The change tick the columns were last taken in at: the write-back stamps the birds'
     /// components with it, so the next take-in sees only what others changed since.
     pub(crate) collected_at: Tick,
-    /// Each bird's new state by id (for ids the index keeps in its arrays), laid out by the
-    /// write-back so that the entities, stored roughly in id order, read it nearly in order.
-    pub(crate) published: Vec<Published>,
-}
-
-/// A bird's state as the write-back hands it to its entity.
-#[derive(Clone, Copy, Debug, Default)]
-pub(crate) struct Published {
-    pub(crate) pos: Vec2,
-    pub(crate) vel: Vec2,
-    pub(crate) neighbours: u32,
 }
 
 impl FlockColumns {

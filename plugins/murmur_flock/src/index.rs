@@ -8,6 +8,31 @@ use std::collections::HashMap;
 /// No slot (the id is unused).
 const NONE: u32 = u32::MAX;
 
+/// Writes slots into a [`BirdIndex`]'s arrays from many threads, one id per write. Made by
+/// [`BirdIndex::dense_slots`] for a pass in which every id is written once (ids are unique within
+/// a flock: the index refuses a second bird with an id), and used only while that pass holds the
+/// index borrowed.
+#[derive(Clone, Copy)]
+pub(crate) struct DenseSlots(*mut u32, usize);
+
+// SAFETY: writes go to distinct indices (one per id), see `set`.
+unsafe impl Send for DenseSlots {}
+// SAFETY: as above.
+unsafe impl Sync for DenseSlots {}
+
+impl DenseSlots {
+    /// Records `slot` for `id`, if the id is kept in the arrays.
+    #[inline]
+    pub(crate) fn set(self, id: u32, slot: usize) {
+        let i = id as usize;
+        if i < self.1 {
+            // SAFETY: `i` is within the array, which outlives the pass (the index is borrowed
+            // for it); each id is written by one slot only, so no two threads write index `i`.
+            unsafe { self.0.add(i).write(slot as u32) };
+        }
+    }
+}
+
 /// A flock's birds by id.
 #[derive(Debug, Default, Clone)]
 pub(crate) struct BirdIndex {
@@ -104,61 +129,24 @@ impl BirdIndex {
         }
     }
 
-    /// Every bird's slot after a sort: `ids[slot]` is the id in each slot (all indexed, each
-    /// once).
-    pub(crate) fn set_slots(&mut self, ids: &[u32]) {
-        use rayon::prelude::*;
-        /// The slot array, written from many threads at the indices of distinct ids.
-        #[derive(Clone, Copy)]
-        struct Slots(*mut u32, usize);
-        // SAFETY: only written at distinct indices (one per id) by `set`.
-        unsafe impl Send for Slots {}
-        // SAFETY: as above.
-        unsafe impl Sync for Slots {}
-        impl Slots {
-            /// Writes slot `value` for `id` if the id is in the array; says whether it was.
-            fn set(self, id: u32, value: u32) -> bool {
-                let i = id as usize;
-                if i >= self.1 {
-                    return false;
-                }
-                // SAFETY: `i` is within the array, which outlives the pass; ids are unique
-                // within a flock (the index refuses a second bird with an id), so no two
-                // threads write the same index.
-                unsafe { self.0.add(i).write(value) };
-                true
-            }
-        }
-        let slots = Slots(self.slots.as_mut_ptr(), self.slots.len());
-        let dense = |(k, &id): (usize, &u32)| slots.set(id, k as u32);
-        if ids.len() < 4096 {
-            ids.iter().enumerate().for_each(|b| {
-                dense(b);
-            });
-        } else {
-            ids.par_iter().enumerate().with_min_len(2048).for_each(|b| {
-                dense(b);
-            });
-        }
-        if !self.sparse.is_empty() {
-            for (k, &id) in ids.iter().enumerate() {
-                if id as usize >= self.slots.len()
-                    && let Some(entry) = self.sparse.get_mut(&id)
-                {
-                    entry.0 = k as u32;
-                }
-            }
-        }
+    /// A writer of slots for the ids kept in the arrays, for a pass that moves every bird (the
+    /// sort); the ids kept in the map follow with [`BirdIndex::set_sparse_slots`].
+    pub(crate) fn dense_slots(&mut self) -> DenseSlots {
+        DenseSlots(self.slots.as_mut_ptr(), self.slots.len())
     }
 
-    /// Ids below this are kept in the arrays (the rest in the map).
-    pub(crate) fn dense_len(&self) -> usize {
-        self.slots.len()
-    }
-
-    /// The entity by id, for ids below [`BirdIndex::dense_len`] (`PLACEHOLDER` where unused).
-    pub(crate) fn dense_entities(&self) -> &[Entity] {
-        &self.entities
+    /// Every bird's slot, for the ids kept in the map (`ids[slot]` the id in each slot).
+    pub(crate) fn set_sparse_slots(&mut self, ids: &[u32]) {
+        if self.sparse.is_empty() {
+            return;
+        }
+        for (k, &id) in ids.iter().enumerate() {
+            if id as usize >= self.slots.len()
+                && let Some(entry) = self.sparse.get_mut(&id)
+            {
+                entry.0 = k as u32;
+            }
+        }
     }
 
     /// A free id, above every id in use by the arrays.
@@ -190,7 +178,12 @@ mod tests {
             (index.slot(u32::MAX), index.entity(u32::MAX)),
             (Some(1), Some(b))
         );
-        index.set_slots(&[u32::MAX, 3]);
+        let ids = [u32::MAX, 3];
+        let slots = index.dense_slots();
+        for (k, &id) in ids.iter().enumerate() {
+            slots.set(id, k);
+        }
+        index.set_sparse_slots(&ids);
         assert_eq!((index.slot(3), index.slot(u32::MAX)), (Some(1), Some(0)));
         index.remove(3);
         assert_eq!((index.slot(3), index.entity(3)), (None, None));

@@ -102,9 +102,6 @@ impl Plugin for FlockPlugin {
                     systems::collect::collect_neighbours.in_set(CollectNeighbours),
                     systems::steer::steer.in_set(Steer),
                     systems::leader::follow_leaders.in_set(FollowLeader),
-                    systems::predator::flee_predators
-                        .in_set(FollowLeader)
-                        .after(systems::leader::follow_leaders),
                     systems::edges::turn_at_edges.in_set(TurnAtEdges),
                     systems::integrate::integrate.in_set(Integrate),
                     systems::predator::hunt

@@ -7,7 +7,8 @@
 //! Birds move little between ticks, so a cell is usually sorted already, or nearly (a bird or
 //! two came in from a neighbouring cell): insertion sort, cell by cell, in parallel. A large
 //! cell far from sorted (only a flock loaded in a shuffled order, all in one place) is sorted
-//! apart, with a scratch buffer the grid keeps.
+//! apart, with a scratch buffer the grid keeps (room for every boid, allocated the first time
+//! such a cell turns up).
 
 use super::Columns;
 use rayon::prelude::*;
@@ -183,6 +184,10 @@ pub(super) fn order_cells_by_key(
     }
     // SAFETY: no part is alive any more; this range is all of the columns.
     let mut all = unsafe { ptrs.range(0, n) };
+    // Room for any cell at once, so that the scratch is allocated once, not again each time
+    // the crowd in the densest cell grows.
+    scratch.clear();
+    scratch.reserve(n);
     for c in 0..cells {
         let (from, to) = (cell_start[c] as usize, cell_start[c + 1] as usize);
         if to - from <= INSERTION_MAX || all.is_sorted(keys, from, to) {

@@ -14,7 +14,7 @@ use murmur_core::sorted::BirdFlags;
 #[derive(Resource, Default, Debug)]
 pub struct BirdChanges {
     /// Birds that got a [`Boid`] or a [`FlockMember`] (spawned, or moved to another flock).
-    joined: Vec<Entity>,
+    pub(crate) joined: Vec<Entity>,
     /// Flock, id and entity of birds that lost either (despawned, or moved away).
     left: Vec<(Entity, u32, Entity)>,
     /// Birds that became or stopped being [`Piloted`] or [`BodyDriven`].
@@ -149,8 +149,11 @@ pub fn collect_neighbours(
     for (flock, mut c) in &mut flocks {
         let c = &mut *c;
         c.birds.set_seed(flock.seed);
-        c.birds.sort(&flock.params);
-        c.index.set_slots(c.birds.ids());
+        // The index learns every bird's new slot as the sort moves the ids.
+        let slots = c.index.dense_slots();
+        c.birds
+            .sort_with(&flock.params, |slot, id| slots.set(id, slot));
+        c.index.set_sparse_slots(c.birds.ids());
         c.collected_at = ticks.this_run();
     }
 }

@@ -1,10 +1,10 @@
 //! The `Integrate` phase: move the birds, then write their new state back to the entities.
 
 use crate::components::{
-    BodyDriven, Boid, Flock, FlockColumns, FlockMember, NeighbourCount, Piloted, Position,
-    Published, Velocity,
+    BodyDriven, Boid, Flock, FlockColumns, FlockMember, NeighbourCount, Piloted, Position, Velocity,
 };
-use bevy_ecs::change_detection::{ContiguousMut, DetectChangesMut};
+use crate::systems::collect::BirdChanges;
+use bevy_ecs::change_detection::{ContiguousMut, DetectChangesMut, Tick};
 use bevy_ecs::prelude::*;
 use bevy_math::Vec2;
 
@@ -26,26 +26,32 @@ type BirdOut<'a> = (
     Has<BodyDriven>,
 );
 
+/// A bird's new state, as the write-back hands it to its entity.
+struct NewState {
+    pos: Vec2,
+    vel: Vec2,
+    neighbours: u32,
+}
+
 /// Writes every bird's new position (not for [`BodyDriven`] birds: their bodies move them),
-/// velocity and neighbour count to its entity, on all threads. The components are stamped as
-/// changed at the tick the flock took its birds in, so that games see them changed and the next
-/// take-in does not.
+/// velocity and neighbour count to its entity, on all threads, a table of entities at a time.
+/// The components are stamped as changed at the tick the flock took its birds in, so that
+/// games see them changed and the next take-in does not.
 pub fn write_back(
-    mut flocks: Query<&mut FlockColumns>,
+    flocks: Query<&FlockColumns>,
     mut birds: Query<BirdOut, Without<Piloted>>,
+    changes: Res<BirdChanges>,
 ) {
-    // First each flock lays its birds out by id (reading the columns in order), so that the
-    // entities, stored roughly in id order, then read their state nearly in order.
-    for mut c in &mut flocks {
-        publish(&mut c);
-    }
+    // Unless a bird joined since the take-in (spawned during the tick, or given a fresh id),
+    // every bird of a flock is in its index: no need to check each one's entity.
+    let checked = !changes.joined.is_empty();
     let flocks = &flocks;
     let Ok(tables) = birds.contiguous_iter_mut() else {
         // Some bird's components are not stored in tables: entity by entity.
         birds.par_iter_mut().for_each_init(
             || None::<(Entity, &FlockColumns)>,
             |cache, (entity, boid, member, mut pos, mut vel, mut count, body_driven)| {
-                let Some((c, state)) = state_of(flocks, cache, entity, boid, member) else {
+                let Some((c, state)) = state_of(flocks, cache, entity, boid, member, true) else {
                     return;
                 };
                 if !body_driven {
@@ -80,17 +86,56 @@ pub fn write_back(
         rows.for_each(
             |((((((((entities, boids), members), pos), pos_t), vel), vel_t), count), count_t)| {
                 let mut cache = None;
+                let (mut stamp, mut all) = (None::<Tick>, true);
                 for i in 0..entities.len() {
-                    let Some((c, state)) =
-                        state_of(flocks, &mut cache, entities[i], &boids[i], &members[i])
-                    else {
+                    let Some((c, state)) = state_of(
+                        flocks,
+                        &mut cache,
+                        entities[i],
+                        &boids[i],
+                        &members[i],
+                        checked,
+                    ) else {
+                        all = false;
                         continue;
                     };
+                    stamp = Some(c.collected_at);
                     if !body_driven {
-                        (pos[i].0, pos_t[i]) = (state.pos, c.collected_at);
+                        pos[i].0 = state.pos;
                     }
-                    (vel[i].0, vel_t[i]) = (state.vel, c.collected_at);
-                    (count[i].0, count_t[i]) = (state.neighbours, c.collected_at);
+                    vel[i].0 = state.vel;
+                    count[i].0 = state.neighbours;
+                }
+                let Some(stamp) = stamp else {
+                    return;
+                };
+                // Every flock took its birds in in the same run of `collect_neighbours`, so
+                // one stamp serves the whole run of rows.
+                if all {
+                    if !body_driven {
+                        pos_t.fill(stamp);
+                    }
+                    vel_t.fill(stamp);
+                    count_t.fill(stamp);
+                    return;
+                }
+                for i in 0..entities.len() {
+                    if state_of(
+                        flocks,
+                        &mut cache,
+                        entities[i],
+                        &boids[i],
+                        &members[i],
+                        true,
+                    )
+                    .is_some()
+                    {
+                        if !body_driven {
+                            pos_t[i] = stamp;
+                        }
+                        vel_t[i] = stamp;
+                        count_t[i] = stamp;
+                    }
                 }
             },
         );
@@ -98,15 +143,17 @@ pub fn write_back(
 }
 
 /// The flock columns of `member` (looked up once per run of birds of one flock) and the new
-/// state of the bird `entity`, if it is indexed there.
+/// state of the bird `entity`, if it is in that flock's index (`checked`: make sure the index
+/// holds this very entity; not needed while no bird joined since the take-in).
 #[inline]
 fn state_of<'a>(
-    flocks: &'a Query<&mut FlockColumns>,
+    flocks: &'a Query<&FlockColumns>,
     cache: &mut Option<(Entity, &'a FlockColumns)>,
     entity: Entity,
     boid: &Boid,
     member: &FlockMember,
-) -> Option<(&'a FlockColumns, Published)> {
+    checked: bool,
+) -> Option<(&'a FlockColumns, NewState)> {
     let c = match *cache {
         Some((flock, c)) if flock == member.0 => c,
         _ => {
@@ -115,68 +162,16 @@ fn state_of<'a>(
             c
         }
     };
-    let id = boid.id as usize;
-    if let (Some(&e), Some(&state)) = (c.index.dense_entities().get(id), c.published.get(id)) {
-        return (e == entity).then_some((c, state));
-    }
-    // An id kept in the index's map: read the columns.
-    if c.index.entity(boid.id) != Some(entity) {
+    if checked && c.index.entity(boid.id) != Some(entity) {
         return None;
     }
     let slot = c.index.slot(boid.id)?;
     let birds = c.birds();
-    let state = Published {
-        pos: birds.pos(slot),
-        vel: birds.vel(slot),
+    let cols = birds.columns();
+    let state = NewState {
+        pos: Vec2::new(cols.px[slot], cols.py[slot]),
+        vel: Vec2::new(cols.vx[slot], cols.vy[slot]),
         neighbours: birds.neighbours()[slot],
     };
     Some((c, state))
-}
-
-/// Lays each bird's state out by id, for ids the index keeps in its arrays.
-fn publish(c: &mut FlockColumns) {
-    use rayon::prelude::*;
-    let FlockColumns {
-        birds,
-        index,
-        published,
-        ..
-    } = c;
-    published.resize(index.dense_len(), Published::default());
-    /// The by-id array, written from many threads at the indices of distinct ids.
-    #[derive(Clone, Copy)]
-    struct ById(*mut Published, usize);
-    // SAFETY: written only at distinct indices (one per id), see below.
-    unsafe impl Send for ById {}
-    // SAFETY: as above.
-    unsafe impl Sync for ById {}
-    impl ById {
-        /// Writes `state` for `id` if the id is in the array.
-        fn write(self, id: usize, state: Published) {
-            if id < self.1 {
-                // SAFETY: `id` is within the array, which outlives the pass; a flock's ids are
-                // unique (its index refuses a second bird with an id), so no two slots write
-                // the same place.
-                unsafe { self.0.add(id).write(state) };
-            }
-        }
-    }
-    let out = ById(published.as_mut_ptr(), published.len());
-    let (cols, ids, neighbours) = (birds.columns(), birds.ids(), birds.neighbours());
-    let one = |k: usize| {
-        let state = Published {
-            pos: Vec2::new(cols.px[k], cols.py[k]),
-            vel: Vec2::new(cols.vx[k], cols.vy[k]),
-            neighbours: neighbours[k],
-        };
-        out.write(ids[k] as usize, state);
-    };
-    if ids.len() < 4096 {
-        (0..ids.len()).for_each(one);
-    } else {
-        (0..ids.len())
-            .into_par_iter()
-            .with_min_len(2048)
-            .for_each(one);
-    }
 }

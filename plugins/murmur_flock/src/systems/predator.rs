@@ -1,28 +1,9 @@
-//! Predators: in the `FollowLeader` phase, after the leaders, birds flee them; in `Integrate`,
-//! after the birds moved, hunting predators chase the nearest bird.
+//! Hunting predators, in the `Integrate` phase after the birds moved, chase the nearest bird
+//! (birds flee predators in the `FollowLeader` phase, see [`super::leader`]).
 
 use crate::components::{Boid, Flock, FlockColumns, Hunter, Piloted, Position, Predator, Velocity};
 use bevy_ecs::prelude::*;
-use murmur_core::predator::{PredatorState, nearest};
-
-/// Adds the DE1-SoC predator rule to every bird within a predator's range.
-pub fn flee_predators(
-    predators: Query<(&Predator, &Position)>,
-    mut flocks: Query<(&Flock, &mut FlockColumns)>,
-    mut scratch: Local<Vec<PredatorState>>,
-) {
-    if predators.is_empty() {
-        return;
-    }
-    scratch.clear();
-    scratch.extend(predators.iter().map(|(p, pos)| PredatorState {
-        pos: pos.0,
-        params: p.params,
-    }));
-    for (flock, mut c) in &mut flocks {
-        c.birds.flee_predators(&flock.params, &scratch);
-    }
-}
+use murmur_core::predator::nearest;
 
 /// Each hunting predator turns towards the nearest bird of any flock (as the birds are after
 /// this tick's move) and flies on, kept in the world by that flock's edges.
