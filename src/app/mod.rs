@@ -111,6 +111,13 @@ pub fn engine(window: (u32, u32)) -> App {
         ..default()
     })
     .add_plugins(EguiPlugin::default())
-    .add_plugins((FlockPlugin::default(), FlockPhysicsPlugin::default()));
+    // The library's flock plugins, but the app's own click handling (it knows its UI and the
+    // obstacle editing; it places the library's leader).
+    .add_plugins((
+        FlockPlugins::default()
+            .build()
+            .disable::<ClickLeaderPlugin>(),
+        FlockPhysicsPlugin::default(),
+    ));
     app
 }

@@ -1,24 +1,21 @@
 //! The gold player bird (SpaceBoids): a rapier body pushed by the keyboard, kept in the world by
-//! walls, that the flock counts as one of its own and follows (or flees, key `F`).
+//! walls, that the flock counts as one of its own and follows (or flees, key `F`). The library's
+//! `FlockPlayer` makes the body a bird of the flock; this module flies it.
 
-use super::camera::WORLD_LAYER;
 use super::render::SpecialBird;
 use super::scene::{ActiveFlock, SceneConfig, SpawnScene};
-use bevy::camera::visibility::RenderLayers;
 use bevy::prelude::*;
 use bevy_rapier2d::dynamics::Velocity as BodyVelocity;
 use bevy_rapier2d::prelude::{
     AdditionalMassProperties, Collider, ColliderMassProperties, CollisionGroups, Damping,
     DefaultRapierContext, ExternalForce, Group, LockedAxes, RapierConfiguration, RigidBody,
 };
+use murmur_flock::player::PlayerSet;
 use murmur_flock::prelude::*;
 
 /// The player's bird.
 #[derive(Component)]
 pub struct Player;
-
-/// Stable bird id of the player within its flock.
-pub const PLAYER_ID: u32 = u32::MAX;
 
 /// SpaceBoids' gold.
 pub const GOLD: Color = Color::srgb_u8(255, 196, 0);
@@ -61,10 +58,7 @@ pub fn plugin(app: &mut App) {
     app.init_resource::<PlayerTuning>()
         .add_systems(Startup, (no_gravity, spawn_player.after(SpawnScene)))
         .add_systems(Update, (thrust, switch_follow_flee))
-        .add_systems(
-            FixedUpdate,
-            sync_player.before(FlockSystems::CollectNeighbours),
-        );
+        .add_systems(FixedUpdate, keep_in_world.before(PlayerSet));
 }
 
 fn no_gravity(mut config: Single<&mut RapierConfiguration, With<DefaultRapierContext>>) {
@@ -79,13 +73,7 @@ fn spawn_player(
 ) {
     commands.spawn((
         Player,
-        (
-            Boid { id: PLAYER_ID },
-            FlockMember(flock.0),
-            Piloted,
-            Position(Vec2::ZERO),
-        ),
-        player_leader(&config, &tuning),
+        FlockPlayer::leading(flock.0, player_leader(&config, &tuning)),
         SpecialBird {
             colour: GOLD,
             scale: 2.0,
@@ -106,7 +94,6 @@ fn spawn_player(
             // Not an obstacle: the flock's look-ahead casts pass it by.
             CollisionGroups::new(murmur_physics::groups::WORLD, Group::ALL),
         ),
-        RenderLayers::layer(WORLD_LAYER),
     ));
     // Walls just outside the world rectangle.
     let (w, h) = (config.preset.world.width, config.preset.world.height);
@@ -126,12 +113,12 @@ fn spawn_player(
     }
 }
 
-/// The player as a leader: the preset's leader tuning, followed within the player's lead range.
-pub fn player_leader(config: &SceneConfig, tuning: &PlayerTuning) -> Leader {
-    Leader::new(LeaderParams {
+/// How the flock follows the player: the preset's leader tuning, within the player's lead range.
+pub fn player_leader(config: &SceneConfig, tuning: &PlayerTuning) -> LeaderParams {
+    LeaderParams {
         follow_range: tuning.lead_range * config.preset.world.width,
         ..config.preset.leader
-    })
+    }
 }
 
 /// The direction the keys ask for (WASD or arrows), unit length or zero.
@@ -179,25 +166,13 @@ fn switch_follow_flee(
     }
 }
 
-/// Copies the body's place and velocity (per second) into the bird's (per tick). A body that
-/// physics has thrown to a non-finite place is put back in the middle, at rest.
-fn sync_player(
-    mut player: Single<
-        (
-            &mut Transform,
-            &mut BodyVelocity,
-            &mut Position,
-            &mut murmur_flock::components::Velocity,
-        ),
-        With<Player>,
-    >,
-) {
-    let (transform, body, pos, vel) = &mut *player;
+/// A body that physics has thrown to a non-finite place is put back in the middle, at rest
+/// (before the flock takes the player's place from it).
+fn keep_in_world(mut player: Single<(&mut Transform, &mut BodyVelocity), With<Player>>) {
+    let (transform, body) = &mut *player;
     if !transform.translation.is_finite() || !body.linear.is_finite() {
         warn!("the player's body left the world; putting it back in the middle");
         transform.translation = Vec3::ZERO;
         **body = BodyVelocity::zero();
     }
-    pos.0 = transform.translation.truncate();
-    vel.0 = body.linear * TICK.as_secs_f32();
 }

@@ -81,7 +81,7 @@ fn reset(
     mut config: ResMut<SceneConfig>,
     mut active: ResMut<ActiveFlock>,
     birds: Query<(Entity, &FlockMember), Without<Player>>,
-    mut player: Query<&mut FlockMember, With<Player>>,
+    player: Query<(Entity, &FlockPlayer, Option<&Leader>), (With<Player>, With<FlockMember>)>,
 ) {
     let Some(request) = requests.read().last().copied() else {
         return;
@@ -95,8 +95,11 @@ fn reset(
     config.seed = request.seed.unwrap_or(config.seed.wrapping_add(1));
     let flock = commands.spawn_flock(config.preset.flock_params(), config.boids, config.seed);
     active.0 = flock;
-    for mut member in &mut player {
-        member.0 = flock;
+    // The player joins the new flock (unless it is a predator now, out of every flock).
+    // Its leading as it is now (the panel and `F` change it on the leader).
+    for (entity, player, leader) in &player {
+        let lead = leader.map(|l| l.params).or(player.lead);
+        commands.entity(entity).insert(FlockPlayer { flock, lead });
     }
     info!("reset: seed {}", config.seed);
 }

@@ -71,7 +71,14 @@ pub fn flock_app_from(params: FlockParams, pos: &[Vec2], vel: &[Vec2], seed: u64
 /// Minimal plugins, the flock plugins, and a clock that advances one tick per update.
 fn headless_app() -> App {
     let mut app = App::new();
-    app.add_plugins((MinimalPlugins, FlockPlugins))
+    // No window, no drawing: the flock plugins a headless game runs.
+    app.add_plugins((
+        MinimalPlugins,
+        FlockPlugins::default()
+            .build()
+            .disable::<FlockDrawPlugin>()
+            .disable::<ClickLeaderPlugin>(),
+    ))
         .insert_resource(Time::<Fixed>::from_duration(TICK))
         .insert_resource(TimeUpdateStrategy::ManualDuration(TICK));
     app

@@ -4,7 +4,9 @@ use crate::components::{
     BodyDriven, Boid, Flock, FlockMember, Hunter, Leader, NeighbourCount, Piloted, Position,
     Predator, Velocity,
 };
+use crate::player::PlayerPlugin;
 use crate::systems;
+use crate::tick::{self, TickCheck, Timestep};
 use crate::systems::collect::{
     BirdChanges, note_flags_added, note_flags_removed, note_joined, note_left,
 };
@@ -13,37 +15,35 @@ use bevy_ecs::intern::Interned;
 use bevy_ecs::schedule::{IntoScheduleConfigs, ScheduleLabel, SystemSet};
 use bevy_transform::TransformSystems;
 
-/// The phases of a flock's tick, chained in this order:
-///
-/// 1. `CollectNeighbours`: gather each flock's birds into columns and counting-sort them into
-///    its neighbour grid.
-/// 2. `Steer`: each bird's model turns its neighbourhood into an acceleration.
-/// 3. `FollowLeader`: leaders add their pull (seek, arrive, orbit) or push (flee); then birds
-///    within a predator's range turn away from it.
-/// 4. `AvoidObstacles`: birds steer round obstacles ahead (systems added by a physics plugin;
-///    empty without one).
-/// 5. `TurnAtEdges`: birds inside a margin turn back (`turn` edges).
-/// 6. `Integrate`: velocity (with the model's speed limits), position, then wrap / bounce / stop
-///    at the world's edges; results are written back to the birds; hunting predators move.
+/// The phases of a flock's tick, chained in this order. Add your own systems to them (in the
+/// flock's schedule) to act between phases.
 #[derive(SystemSet, Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum FlockSystems {
-    /// Phase 1.
+    /// Each flock takes in what changed among its birds since its last tick (birds spawned,
+    /// despawned, moved by the game, piloted), then counting-sorts them into its neighbour grid.
     CollectNeighbours,
-    /// Phase 2.
+    /// Each bird's model turns its neighbourhood into an acceleration.
     Steer,
-    /// Phase 3.
+    /// Leaders add their pull (seek, arrive, orbit) or push (flee); then birds within a
+    /// predator's range turn away from it.
     FollowLeader,
-    /// Phase 4.
+    /// Birds steer round obstacles ahead (systems added by a physics plugin such as
+    /// `murmur_physics`; empty without one).
     AvoidObstacles,
-    /// Phase 5.
+    /// Birds inside a margin turn back (`turn` edges).
     TurnAtEdges,
-    /// Phase 6.
+    /// Velocity (with the model's speed limits), position, then wrap / bounce / stop at the
+    /// world's edges; hunting predators move; every bird's new state is written back to its
+    /// entity.
     Integrate,
 }
 
-/// Runs every [`Flock`] in a schedule (`FixedUpdate` by default: one tick per fixed step).
+/// Runs every [`Flock`] in a schedule (`FixedUpdate` by default: one tick per fixed step), and
+/// sets the fixed step to the presets' tick ([`TICK`], 60 Hz) unless told otherwise.
+#[derive(Clone, Debug)]
 pub struct FlockPlugin {
     schedule: Interned<dyn ScheduleLabel>,
+    timestep: Timestep,
 }
 
 impl FlockPlugin {
@@ -51,7 +51,14 @@ impl FlockPlugin {
     pub fn new(schedule: impl ScheduleLabel) -> Self {
         Self {
             schedule: schedule.intern(),
+            timestep: Timestep::default(),
         }
+    }
+
+    /// How the plugin treats the app's fixed timestep (see [`Timestep`]).
+    pub fn with_timestep(mut self, timestep: Timestep) -> Self {
+        self.timestep = timestep;
+        self
     }
 }
 
@@ -76,6 +83,11 @@ impl Plugin for FlockPlugin {
             .register_type::<Predator>()
             .register_type::<Hunter>()
             .init_resource::<BirdChanges>()
+            .insert_resource(TickCheck {
+                schedule: self.schedule,
+                timestep: self.timestep,
+                checked: false,
+            })
             .add_observer(note_joined::<Boid>)
             .add_observer(note_joined::<FlockMember>)
             .add_observer(note_left::<Boid>)
@@ -110,8 +122,13 @@ impl Plugin for FlockPlugin {
                     systems::integrate::write_back
                         .in_set(Integrate)
                         .after(systems::predator::hunt),
+                    tick::check_timestep.before(CollectNeighbours),
                 ),
             );
+    }
+
+    fn finish(&self, app: &mut App) {
+        tick::set_up_timestep(app, self.schedule, self.timestep);
     }
 }
 
@@ -129,14 +146,66 @@ impl Plugin for TransformSyncPlugin {
     }
 }
 
-/// [`FlockPlugin`] in `FixedUpdate` and [`TransformSyncPlugin`]; drop the latter when you draw
-/// birds from their positions yourself.
-pub struct FlockPlugins;
+/// Everything a game needs for flocks, with builders for the schedule and the timestep:
+/// [`FlockPlugin`], [`TransformSyncPlugin`], [`PlayerPlugin`] and, with the `draw` feature (on
+/// by default), [`FlockDrawPlugin`](crate::draw::FlockDrawPlugin) and, with `pointer`,
+/// [`ClickLeaderPlugin`](crate::pointer::ClickLeaderPlugin). Trim it as any plugin group:
+///
+/// ```
+/// # use bevy::prelude::*;
+/// use murmur_flock::prelude::*;
+///
+/// App::new().add_plugins(
+///     FlockPlugins::default()
+///         .in_schedule(FixedUpdate)
+///         .build()
+///         .disable::<TransformSyncPlugin>(),
+/// );
+/// ```
+#[derive(Clone, Debug)]
+pub struct FlockPlugins {
+    schedule: Interned<dyn ScheduleLabel>,
+    timestep: Timestep,
+}
+
+impl Default for FlockPlugins {
+    fn default() -> Self {
+        Self {
+            schedule: FixedUpdate.intern(),
+            timestep: Timestep::default(),
+        }
+    }
+}
+
+impl FlockPlugins {
+    /// Runs the flock's tick in `schedule` (`FixedUpdate` by default). In a schedule that runs
+    /// once a frame (`Update`), the flock ticks once a frame and its speed follows the frame
+    /// rate.
+    pub fn in_schedule(mut self, schedule: impl ScheduleLabel) -> Self {
+        self.schedule = schedule.intern();
+        self
+    }
+
+    /// How the plugins treat the app's fixed timestep (see [`Timestep`]).
+    pub fn with_timestep(mut self, timestep: Timestep) -> Self {
+        self.timestep = timestep;
+        self
+    }
+}
 
 impl PluginGroup for FlockPlugins {
     fn build(self) -> PluginGroupBuilder {
-        PluginGroupBuilder::start::<Self>()
-            .add(FlockPlugin::default())
+        let group = PluginGroupBuilder::start::<Self>()
+            .add(FlockPlugin {
+                schedule: self.schedule,
+                timestep: self.timestep,
+            })
             .add(TransformSyncPlugin)
+            .add(PlayerPlugin::new(self.schedule));
+        #[cfg(feature = "draw")]
+        let group = group.add(crate::draw::FlockDrawPlugin);
+        #[cfg(feature = "pointer")]
+        let group = group.add(crate::pointer::ClickLeaderPlugin);
+        group
     }
 }

@@ -10,7 +10,7 @@ use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 
 fn app() -> App {
     let mut app = App::new();
-    app.add_plugins((MinimalPlugins, FlockPlugins))
+    app.add_plugins((MinimalPlugins, FlockPlugins::default()))
         .insert_resource(Time::<Fixed>::from_duration(TICK))
         .insert_resource(TimeUpdateStrategy::ManualDuration(TICK));
     app

@@ -13,7 +13,7 @@ const TICK: f64 = 1.0 / 60.0;
 
 fn app() -> App {
     let mut app = App::new();
-    app.add_plugins((MinimalPlugins, FlockPlugins))
+    app.add_plugins((MinimalPlugins, FlockPlugins::default()))
         .insert_resource(Time::<Fixed>::from_duration(Duration::from_secs_f64(TICK)))
         .insert_resource(TimeUpdateStrategy::ManualDuration(Duration::from_secs_f64(
             TICK,

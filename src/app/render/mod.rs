@@ -1,5 +1,5 @@
-//! Drawing: every bird in one dynamic mesh (one draw call), wings that flap, colour by local
-//! flock size, and trails that fade like the p5 sketch's.
+//! Drawing: every bird in one mesh (one draw call, the library's renderer), wings that flap,
+//! colour by local flock size, and trails that fade like the p5 sketch's.
 
 mod birds;
 mod outline;

@@ -1,31 +1,31 @@
-//! The presets that ship inside the binary (the files in `assets/presets/`).
+//! The presets that ship inside the binary (the files in `presets/` beside this crate's sources, packaged with it).
 
 /// `(name, TOML text)` of each built-in preset.
 pub const BUILTIN_PRESETS: &[(&str, &str)] = &[
     (
         "reynolds",
-        include_str!("../../../../assets/presets/reynolds.toml"),
+        include_str!("../../presets/reynolds.toml"),
     ),
     (
         "cornell",
-        include_str!("../../../../assets/presets/cornell.toml"),
+        include_str!("../../presets/cornell.toml"),
     ),
     (
         "spaceboids",
-        include_str!("../../../../assets/presets/spaceboids.toml"),
+        include_str!("../../presets/spaceboids.toml"),
     ),
     (
         "vicsek",
-        include_str!("../../../../assets/presets/vicsek.toml"),
+        include_str!("../../presets/vicsek.toml"),
     ),
     (
         "couzin",
-        include_str!("../../../../assets/presets/couzin.toml"),
+        include_str!("../../presets/couzin.toml"),
     ),
-    ("abm", include_str!("../../../../assets/presets/abm.toml")),
+    ("abm", include_str!("../../presets/abm.toml")),
     (
         "obstacles",
-        include_str!("../../../../assets/presets/obstacles.toml"),
+        include_str!("../../presets/obstacles.toml"),
     ),
 ];
 

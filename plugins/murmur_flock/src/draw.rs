@@ -1,0 +1,296 @@
+//! Drawing (feature `draw`): every bird of every flock in one triangle mesh, rebuilt each frame
+//! straight from the flocks' columns — one draw call, a body and two wings per bird, turned
+//! along its heading, coloured by its flock's look — on whatever camera the game has.
+
+use crate::components::{FlockColumns, Position, Velocity};
+use bevy_app::{App, Plugin, PostUpdate, Startup};
+use bevy_asset::{Assets, Handle, RenderAssetUsages};
+use bevy_camera::visibility::NoFrustumCulling;
+use bevy_color::{Color, ColorToComponents, LinearRgba};
+use bevy_diagnostic::FrameCount;
+use bevy_ecs::prelude::*;
+use bevy_math::Vec2;
+use bevy_mesh::{Mesh, Mesh2d, PrimitiveTopology, VertexAttributeValues};
+use bevy_sprite_render::{ColorMaterial, MeshMaterial2d};
+use bevy_transform::components::Transform;
+use rayon::prelude::*;
+
+/// Draws every flock as one mesh (see the module docs). Part of
+/// [`FlockPlugins`](crate::FlockPlugins); needs Bevy's 2D rendering (`DefaultPlugins`).
+#[derive(Default, Clone, Debug)]
+pub struct FlockDrawPlugin;
+
+impl Plugin for FlockDrawPlugin {
+    fn build(&self, app: &mut App) {
+        app.init_resource::<BirdDrawing>()
+            .add_systems(Startup, spawn_mesh)
+            .add_systems(PostUpdate, draw_birds.in_set(DrawBirds));
+    }
+}
+
+/// The system that rebuilds the birds' mesh, in `PostUpdate`.
+#[derive(SystemSet, Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct DrawBirds;
+
+/// How all birds are drawn.
+#[derive(Resource, Clone, Copy, Debug, PartialEq)]
+pub struct BirdDrawing {
+    /// Flap the wings (`sin(frame * 0.2 + x * 0.05) * 0.4`, opposite phases).
+    pub flapping: bool,
+    /// Colour each bird by the number of flock mates it sees (see [`FlockLook`]).
+    pub colour_by_flock_size: bool,
+}
+
+impl Default for BirdDrawing {
+    fn default() -> Self {
+        Self {
+            flapping: true,
+            colour_by_flock_size: true,
+        }
+    }
+}
+
+/// How the birds of one flock look (put it on the flock's entity; without it, the flock takes
+/// [`FlockLook::default`]).
+#[derive(Component, Clone, Copy, Debug, PartialEq)]
+pub struct FlockLook {
+    /// Bird length in world units; 0: 60% of the model's personal space, at least 3.
+    pub size: f32,
+    /// The colour of a bird that sees no flock mate.
+    pub small_flock: Color,
+    /// The colour of a bird that sees `large_flock_size` or more.
+    pub large_flock: Color,
+    /// Neighbours at which a bird takes the large-flock colour.
+    pub large_flock_size: f32,
+    /// The colour of every bird when colouring by flock size is off.
+    pub plain: Color,
+}
+
+impl Default for FlockLook {
+    fn default() -> Self {
+        Self {
+            size: 0.0,
+            small_flock: Color::srgb_u8(40, 90, 210),
+            large_flock: Color::srgb_u8(70, 20, 110),
+            large_flock_size: 24.0,
+            plain: Color::srgb_u8(25, 35, 80),
+        }
+    }
+}
+
+/// A bird, leader or any entity with a [`Position`] drawn on top of the flocks in a colour and
+/// size of its own (the player's gold, the leader's crimson). A highlighted bird of a flock is
+/// drawn only this way.
+#[derive(Component, Clone, Copy, Debug, PartialEq)]
+pub struct Highlight {
+    /// Its colour.
+    pub colour: Color,
+    /// Its length in world units.
+    pub size: f32,
+}
+
+/// The entity holding the birds' mesh (for games that want it on a render layer of theirs).
+#[derive(Component, Clone, Copy, Debug, Default)]
+pub struct BirdMesh;
+
+/// The birds' mesh.
+#[derive(Resource)]
+struct BirdMeshHandle(Handle<Mesh>);
+
+/// Vertices per bird: body, left wing, right wing.
+const VERTS_PER_BIRD: usize = 9;
+
+/// Birds per parallel piece of the mesh.
+const PIECE: usize = 2048;
+
+fn spawn_mesh(
+    mut commands: Commands,
+    meshes: Option<ResMut<Assets<Mesh>>>,
+    materials: Option<ResMut<Assets<ColorMaterial>>>,
+) {
+    let (Some(mut meshes), Some(mut materials)) = (meshes, materials) else {
+        bevy_log::warn!(
+            "FlockDrawPlugin needs Bevy's 2D rendering (DefaultPlugins): no birds are drawn"
+        );
+        return;
+    };
+    let mut mesh = Mesh::new(
+        PrimitiveTopology::TriangleList,
+        RenderAssetUsages::default(),
+    );
+    mesh.insert_attribute(Mesh::ATTRIBUTE_POSITION, vec![[0.0f32; 3]; 3]);
+    mesh.insert_attribute(Mesh::ATTRIBUTE_COLOR, vec![[0.0f32; 4]; 3]);
+    let handle = meshes.add(mesh);
+    commands.spawn((
+        BirdMesh,
+        Mesh2d(handle.clone()),
+        MeshMaterial2d(materials.add(ColorMaterial::default())),
+        NoFrustumCulling,
+        Transform::default(),
+    ));
+    commands.insert_resource(BirdMeshHandle(handle));
+}
+
+fn linear(c: Color) -> [f32; 4] {
+    LinearRgba::from(c).to_f32_array()
+}
+
+/// One flock's part of the mesh.
+struct Part<'a> {
+    columns: &'a FlockColumns,
+    size: f32,
+    small: [f32; 4],
+    large: [f32; 4],
+    large_at: f32,
+    plain: [f32; 4],
+    /// Ids of its highlighted birds (drawn with the highlights instead).
+    skip: Vec<u32>,
+}
+
+/// Rebuilds the mesh from every flock's columns, then the highlights on top.
+fn draw_birds(
+    meshes: Option<ResMut<Assets<Mesh>>>,
+    mesh: Option<Res<BirdMeshHandle>>,
+    drawing: Res<BirdDrawing>,
+    frame: Option<Res<FrameCount>>,
+    flocks: Query<(Entity, &FlockColumns, Option<&crate::components::Flock>, Option<&FlockLook>)>,
+    highlights: Query<(&Position, Option<&Velocity>, &Highlight, Option<&crate::components::Boid>, Option<&crate::components::FlockMember>)>,
+) {
+    let (Some(mesh), Some(mut meshes)) = (mesh, meshes) else {
+        return;
+    };
+    let Some(mut mesh) = meshes.get_mut(&mesh.0) else {
+        return;
+    };
+    let default_look = FlockLook::default();
+    let parts: Vec<Part> = flocks
+        .iter()
+        .map(|(entity, columns, flock, look)| {
+            let look = look.unwrap_or(&default_look);
+            let size = if look.size > 0.0 {
+                look.size
+            } else {
+                flock.map_or(6.0, |f| (0.6 * f.params.model.near_radius()).max(3.0))
+            };
+            let skip = highlights
+                .iter()
+                .filter(|(.., boid, member)| member.is_some_and(|m| m.0 == entity) && boid.is_some())
+                .filter_map(|(.., boid, _)| boid.map(|b| b.id))
+                .collect();
+            Part {
+                columns,
+                size,
+                small: linear(look.small_flock),
+                large: linear(look.large_flock),
+                large_at: look.large_flock_size.max(f32::MIN_POSITIVE),
+                plain: linear(look.plain),
+                skip,
+            }
+        })
+        .collect();
+    let birds: usize = parts.iter().map(|p| p.columns.len()).sum();
+    let n = (birds + highlights.iter().count()).max(1);
+    let mut positions = match mesh.remove_attribute(Mesh::ATTRIBUTE_POSITION) {
+        Some(VertexAttributeValues::Float32x3(v)) => v,
+        _ => Vec::new(),
+    };
+    let mut colours = match mesh.remove_attribute(Mesh::ATTRIBUTE_COLOR) {
+        Some(VertexAttributeValues::Float32x4(v)) => v,
+        _ => Vec::new(),
+    };
+    positions.resize(n * VERTS_PER_BIRD, [0.0; 3]);
+    colours.resize(n * VERTS_PER_BIRD, [0.0; 4]);
+    let frame = frame.map_or(0.0, |f| f.0 as f32);
+    let (flapping, by_size) = (drawing.flapping, drawing.colour_by_flock_size);
+    let flap_at = |x: f32| {
+        if flapping {
+            (frame * 0.2 + x * 0.05).sin() * 0.4
+        } else {
+            0.0
+        }
+    };
+    // The flocks, each in pieces for the threads.
+    let mut at = 0;
+    for part in &parts {
+        let birds = part.columns.birds();
+        let (cols, neighbours, ids) = (birds.columns(), birds.neighbours(), birds.ids());
+        let len = birds.len();
+        let range = at * VERTS_PER_BIRD..(at + len) * VERTS_PER_BIRD;
+        positions[range.clone()]
+            .par_chunks_mut(PIECE * VERTS_PER_BIRD)
+            .zip(colours[range].par_chunks_mut(PIECE * VERTS_PER_BIRD))
+            .enumerate()
+            .for_each(|(piece, (p, c))| {
+                let first = piece * PIECE;
+                for (i, (p, c)) in p
+                    .chunks_mut(VERTS_PER_BIRD)
+                    .zip(c.chunks_mut(VERTS_PER_BIRD))
+                    .enumerate()
+                {
+                    let k = first + i;
+                    if !part.skip.is_empty() && part.skip.contains(&ids[k]) {
+                        p.fill([0.0; 3]);
+                        continue;
+                    }
+                    let pos = Vec2::new(cols.px[k], cols.py[k]);
+                    let heading = Vec2::new(cols.vx[k], cols.vy[k]).normalize_or(Vec2::Y);
+                    bird_vertices(pos, heading, part.size, flap_at(pos.x), p);
+                    let colour = if by_size {
+                        let t = (neighbours.get(k).copied().unwrap_or(0) as f32 / part.large_at)
+                            .min(1.0);
+                        std::array::from_fn(|j| part.small[j] + (part.large[j] - part.small[j]) * t)
+                    } else {
+                        part.plain
+                    };
+                    c.fill(colour);
+                }
+            });
+        at += len;
+    }
+    // Highlights last, so they are drawn on top.
+    for (pos, vel, highlight, ..) in &highlights {
+        let heading = vel.map_or(Vec2::Y, |v| v.0.normalize_or(Vec2::Y));
+        let range = at * VERTS_PER_BIRD..(at + 1) * VERTS_PER_BIRD;
+        bird_vertices(
+            pos.0,
+            heading,
+            highlight.size,
+            flap_at(pos.0.x),
+            &mut positions[range.clone()],
+        );
+        colours[range].fill(linear(highlight.colour));
+        at += 1;
+    }
+    // Nothing to draw: one degenerate bird keeps the mesh valid.
+    if at == 0 {
+        positions.fill([0.0; 3]);
+    }
+    mesh.insert_attribute(Mesh::ATTRIBUTE_POSITION, positions);
+    mesh.insert_attribute(Mesh::ATTRIBUTE_COLOR, colours);
+}
+
+/// Body and wings of one bird at `pos` heading along `heading` (unit), `size` long, the wings
+/// turned by -flap and +flap about the bird's centre (opposite phases).
+fn bird_vertices(pos: Vec2, heading: Vec2, size: f32, flap: f32, out: &mut [[f32; 3]]) {
+    const BODY: [Vec2; 3] = [
+        Vec2::new(0.6, 0.0),
+        Vec2::new(-0.45, 0.13),
+        Vec2::new(-0.45, -0.13),
+    ];
+    const WING: [Vec2; 3] = [
+        Vec2::new(0.3, 0.06),
+        Vec2::new(-0.45, 0.08),
+        Vec2::new(-0.2, 0.55),
+    ];
+    let to_world = |local: Vec2| {
+        let w = pos + heading.rotate(local * size);
+        [w.x, w.y, 0.0]
+    };
+    let (left, right) = (Vec2::from_angle(flap), Vec2::from_angle(-flap));
+    for i in 0..3 {
+        out[i] = to_world(BODY[i]);
+        out[3 + i] = to_world(left.rotate(WING[i]));
+        let mirrored = Vec2::new(WING[i].x, -WING[i].y);
+        out[6 + i] = to_world(right.rotate(mirrored));
+    }
+}
