@@ -68,7 +68,10 @@ fn toggle_player_predator(
         commands
             .entity(entity)
             .remove::<Predator>()
-            .insert(FlockPlayer::leading(flock.0, player_leader(&config, &tuning)));
+            .insert(FlockPlayer::leading(
+                flock.0,
+                player_leader(&config, &tuning),
+            ));
         info!("player: a bird of the flock again");
     } else {
         commands

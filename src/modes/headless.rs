@@ -79,8 +79,8 @@ fn headless_app() -> App {
             .disable::<FlockDrawPlugin>()
             .disable::<ClickLeaderPlugin>(),
     ))
-        .insert_resource(Time::<Fixed>::from_duration(TICK))
-        .insert_resource(TimeUpdateStrategy::ManualDuration(TICK));
+    .insert_resource(Time::<Fixed>::from_duration(TICK))
+    .insert_resource(TimeUpdateStrategy::ManualDuration(TICK));
     app
 }
 

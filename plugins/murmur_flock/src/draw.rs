@@ -70,10 +70,11 @@ impl Default for FlockLook {
     fn default() -> Self {
         Self {
             size: 0.0,
-            small_flock: Color::srgb_u8(40, 90, 210),
-            large_flock: Color::srgb_u8(70, 20, 110),
+            // Light on Bevy's default dark background.
+            small_flock: Color::srgb_u8(110, 170, 255),
+            large_flock: Color::srgb_u8(245, 240, 255),
             large_flock_size: 24.0,
-            plain: Color::srgb_u8(25, 35, 80),
+            plain: Color::srgb_u8(200, 210, 230),
         }
     }
 }
@@ -153,8 +154,19 @@ fn draw_birds(
     mesh: Option<Res<BirdMeshHandle>>,
     drawing: Res<BirdDrawing>,
     frame: Option<Res<FrameCount>>,
-    flocks: Query<(Entity, &FlockColumns, Option<&crate::components::Flock>, Option<&FlockLook>)>,
-    highlights: Query<(&Position, Option<&Velocity>, &Highlight, Option<&crate::components::Boid>, Option<&crate::components::FlockMember>)>,
+    flocks: Query<(
+        Entity,
+        &FlockColumns,
+        Option<&crate::components::Flock>,
+        Option<&FlockLook>,
+    )>,
+    highlights: Query<(
+        &Position,
+        Option<&Velocity>,
+        &Highlight,
+        Option<&crate::components::Boid>,
+        Option<&crate::components::FlockMember>,
+    )>,
 ) {
     let (Some(mesh), Some(mut meshes)) = (mesh, meshes) else {
         return;
@@ -174,7 +186,9 @@ fn draw_birds(
             };
             let skip = highlights
                 .iter()
-                .filter(|(.., boid, member)| member.is_some_and(|m| m.0 == entity) && boid.is_some())
+                .filter(|(.., boid, member)| {
+                    member.is_some_and(|m| m.0 == entity) && boid.is_some()
+                })
                 .filter_map(|(.., boid, _)| boid.map(|b| b.id))
                 .collect();
             Part {

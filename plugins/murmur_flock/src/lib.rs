@@ -20,23 +20,23 @@ pub use tick::{TICK, Timestep};
 
 /// The items most users need.
 pub mod prelude {
+    pub use crate::components::{
+        BodyDriven, Boid, Flock, FlockColumns, FlockMember, Hunter, Leader, NeighbourCount,
+        Piloted, Position, Predator, Velocity,
+    };
     #[cfg(feature = "draw")]
     pub use crate::draw::{BirdDrawing, BirdMesh, FlockDrawPlugin, FlockLook, Highlight};
+    pub use crate::measure::{flock_metrics, flock_state_hash};
     pub use crate::player::{FlockPlayer, PLAYER_ID, PlayerPlugin};
+    pub use crate::plugin::{FlockPlugin, FlockPlugins, FlockSystems, TransformSyncPlugin};
     #[cfg(feature = "pointer")]
     pub use crate::pointer::{
         ClickLeader, ClickLeaderPlugin, ClickLeaderSettings, ClickLeaderSystems, LeaderCamera,
         PlaceLeaderExt,
     };
-    pub use crate::tick::{TICK, Timestep};
-    pub use crate::components::{
-        BodyDriven, Boid, Flock, FlockColumns, FlockMember, Hunter, Leader, NeighbourCount,
-        Piloted, Position, Predator, Velocity,
-    };
-    pub use crate::measure::{flock_metrics, flock_state_hash};
-    pub use crate::plugin::{FlockPlugin, FlockPlugins, FlockSystems, TransformSyncPlugin};
     pub use crate::spawn::SpawnFlockExt;
     pub use crate::stepping::advance_ticks;
+    pub use crate::tick::{TICK, Timestep};
     pub use murmur_core::prelude::*;
     pub use murmur_core::sim::FlockParams;
 }

@@ -67,13 +67,12 @@ impl Default for PlayerPlugin {
 
 impl Plugin for PlayerPlugin {
     fn build(&self, app: &mut App) {
-        app.add_observer(join_player)
-            .add_systems(
-                self.schedule,
-                follow_transforms
-                    .in_set(PlayerSet)
-                    .before(FlockSystems::CollectNeighbours),
-            );
+        app.add_observer(join_player).add_systems(
+            self.schedule,
+            follow_transforms
+                .in_set(PlayerSet)
+                .before(FlockSystems::CollectNeighbours),
+        );
     }
 }
 
@@ -112,7 +111,10 @@ fn join_player(
 /// Takes each player's place from its `Transform`, and its velocity from the move since the
 /// last tick. A non-finite place (a physics body thrown out of the world) is ignored.
 fn follow_transforms(
-    mut players: Query<(&Transform, &mut Position, &mut Velocity, &mut LastPlace), With<FlockPlayer>>,
+    mut players: Query<
+        (&Transform, &mut Position, &mut Velocity, &mut LastPlace),
+        With<FlockPlayer>,
+    >,
 ) {
     for (transform, mut pos, mut vel, mut last) in &mut players {
         let at = transform.translation.truncate();

@@ -6,10 +6,10 @@ use crate::components::{
 };
 use crate::player::PlayerPlugin;
 use crate::systems;
-use crate::tick::{self, TickCheck, Timestep};
 use crate::systems::collect::{
     BirdChanges, note_flags_added, note_flags_removed, note_joined, note_left,
 };
+use crate::tick::{self, TickCheck, Timestep};
 use bevy_app::{App, FixedUpdate, Plugin, PluginGroup, PluginGroupBuilder, PostUpdate};
 use bevy_ecs::intern::Interned;
 use bevy_ecs::schedule::{IntoScheduleConfigs, ScheduleLabel, SystemSet};

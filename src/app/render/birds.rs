@@ -53,7 +53,10 @@ fn hand_looks_over(
     };
     let look = FlockLook {
         size: looks.bird_size,
-        ..FlockLook::default()
+        small_flock: Color::srgb_u8(40, 90, 210),
+        large_flock: Color::srgb_u8(70, 20, 110),
+        large_flock_size: 24.0,
+        plain: Color::srgb_u8(25, 35, 80),
     };
     if let Ok(current) = flocks.get(active.0)
         && current != Some(&look)

@@ -2,31 +2,13 @@
 
 /// `(name, TOML text)` of each built-in preset.
 pub const BUILTIN_PRESETS: &[(&str, &str)] = &[
-    (
-        "reynolds",
-        include_str!("../../presets/reynolds.toml"),
-    ),
-    (
-        "cornell",
-        include_str!("../../presets/cornell.toml"),
-    ),
-    (
-        "spaceboids",
-        include_str!("../../presets/spaceboids.toml"),
-    ),
-    (
-        "vicsek",
-        include_str!("../../presets/vicsek.toml"),
-    ),
-    (
-        "couzin",
-        include_str!("../../presets/couzin.toml"),
-    ),
+    ("reynolds", include_str!("../../presets/reynolds.toml")),
+    ("cornell", include_str!("../../presets/cornell.toml")),
+    ("spaceboids", include_str!("../../presets/spaceboids.toml")),
+    ("vicsek", include_str!("../../presets/vicsek.toml")),
+    ("couzin", include_str!("../../presets/couzin.toml")),
     ("abm", include_str!("../../presets/abm.toml")),
-    (
-        "obstacles",
-        include_str!("../../presets/obstacles.toml"),
-    ),
+    ("obstacles", include_str!("../../presets/obstacles.toml")),
 ];
 
 /// Names of the built-in presets.

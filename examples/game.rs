@@ -1,0 +1,127 @@
+//! A small game from the library crates alone: your own ship (a rapier body you push with WASD
+//! or the arrow keys) that the flock counts as one of its own and follows, and rocks in a rapier
+//! world that the flock sees ahead and steers round.
+//!
+//! `cargo run --example game`
+
+use bevy::prelude::*;
+use bevy_rapier2d::prelude::*;
+use murmur_flock::prelude::*;
+use murmur_physics::prelude::*;
+
+/// The player's ship.
+#[derive(Component)]
+struct Ship;
+
+/// Thrust (world units per second squared, the ship has mass 1).
+const THRUST: f32 = 900.0;
+
+fn main() -> AppExit {
+    App::new()
+        .add_plugins((
+            DefaultPlugins,
+            FlockPlugins::default(),
+            RapierPhysicsPlugin::<NoUserData>::pixels_per_meter(50.0).in_fixed_schedule(),
+            FlockPhysicsPlugin::default(),
+        ))
+        // Rapier steps once per flock tick.
+        .insert_resource(TimestepMode::Fixed {
+            dt: TICK.as_secs_f32(),
+            substeps: 1,
+        })
+        .add_systems(Startup, (no_gravity, setup))
+        .add_systems(Update, steer_ship)
+        .run()
+}
+
+fn no_gravity(mut config: Single<&mut RapierConfiguration, With<DefaultRapierContext>>) {
+    config.gravity = Vec2::ZERO;
+}
+
+fn setup(
+    mut commands: Commands,
+    mut meshes: ResMut<Assets<Mesh>>,
+    mut materials: ResMut<Assets<ColorMaterial>>,
+) {
+    commands.spawn(Camera2d);
+    let preset = Preset::load("spaceboids").expect("a built-in preset");
+    let params = preset.flock_params();
+    let world = params.world_size;
+    let flock = commands.spawn_flock(params, 800, 3);
+
+    // The ship: the game's own entity, drawn gold above the flock. The flock follows it within
+    // 250 units, as the preset's leader settings say.
+    commands.spawn((
+        Ship,
+        FlockPlayer::leading(
+            flock,
+            LeaderParams {
+                follow_range: 250.0,
+                ..preset.leader
+            },
+        ),
+        Highlight {
+            colour: Color::srgb_u8(255, 196, 0),
+            size: 16.0,
+        },
+        RigidBody::Dynamic,
+        Collider::ball(7.0),
+        ColliderMassProperties::Density(0.0),
+        AdditionalMassProperties::Mass(1.0),
+        ExternalForce::default(),
+        Damping {
+            linear_damping: 3.0,
+            angular_damping: 0.0,
+        },
+        LockedAxes::ROTATION_LOCKED,
+        // Not an obstacle for the flock's look-ahead.
+        CollisionGroups::new(WORLD, Group::ALL),
+    ));
+
+    // Rocks: obstacles the birds steer round and the ship bumps into.
+    let rock = materials.add(Color::srgb_u8(90, 80, 70));
+    for (x, y, radius) in [
+        (-300.0, 120.0, 60.0),
+        (250.0, -80.0, 80.0),
+        (0.0, 220.0, 40.0),
+    ] {
+        let body = spawn_obstacle(&mut commands, Obstacle::Circle { x, y, radius });
+        commands.entity(body).insert((
+            Mesh2d(meshes.add(Circle::new(radius))),
+            MeshMaterial2d(rock.clone()),
+        ));
+    }
+    // Walls just outside the world keep the ship in.
+    let t = 40.0;
+    for (x, y, hx, hy) in [
+        (0.0, world.y / 2.0 + t, world.x / 2.0 + t, t),
+        (0.0, -world.y / 2.0 - t, world.x / 2.0 + t, t),
+        (world.x / 2.0 + t, 0.0, t, world.y / 2.0 + t),
+        (-world.x / 2.0 - t, 0.0, t, world.y / 2.0 + t),
+    ] {
+        commands.spawn((
+            RigidBody::Fixed,
+            Collider::cuboid(hx, hy),
+            CollisionGroups::new(WORLD, Group::ALL),
+            Transform::from_xyz(x, y, 0.0),
+        ));
+    }
+}
+
+fn steer_ship(keys: Res<ButtonInput<KeyCode>>, mut ship: Single<&mut ExternalForce, With<Ship>>) {
+    let held = |a, b| keys.pressed(a) || keys.pressed(b);
+    let mut d = Vec2::ZERO;
+    if held(KeyCode::KeyW, KeyCode::ArrowUp) {
+        d.y += 1.0;
+    }
+    if held(KeyCode::KeyS, KeyCode::ArrowDown) {
+        d.y -= 1.0;
+    }
+    if held(KeyCode::KeyD, KeyCode::ArrowRight) {
+        d.x += 1.0;
+    }
+    if held(KeyCode::KeyA, KeyCode::ArrowLeft) {
+        d.x -= 1.0;
+    }
+    ship.force = d.normalize_or_zero() * THRUST;
+}
