@@ -116,6 +116,7 @@ impl Timed {
     }
 }
 
+/// Runs `murmur bench`: prints the tables (or JSON lines with `--json`).
 pub fn run(args: BenchArgs) -> Result<(), ModeError> {
     let preset = Preset::load(&args.preset).map_err(|e| ModeError::Usage(e.to_string()))?;
     if !(args.neighbours.is_finite() && args.neighbours > 0.0) {

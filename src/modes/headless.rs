@@ -125,6 +125,7 @@ enum MetricsFile {
     JsonLines(std::fs::File),
 }
 
+/// Runs `murmur headless`: the flock plugins without a window, one JSON line per report.
 pub fn run(args: HeadlessArgs) -> Result<(), ModeError> {
     let (preset, boids) = scene::resolve(&args.scene, scene::WorldFit::Literal)?;
     if let Some(threads) = args.threads {

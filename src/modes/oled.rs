@@ -11,6 +11,7 @@ use murmur_oled::{Board, MicroboidsPlugin, spawn_screen};
 #[derive(Resource)]
 struct TheBoard(Entity);
 
+/// Runs `murmur oled`: the board alone, shown as its OLED.
 pub fn run(args: OledArgs) -> Result<(), ModeError> {
     let board = Board::new(args.revision, args.birds as usize, args.seed)
         .map_err(|e| ModeError::Usage(format!("cannot start the board: {e}")))?;

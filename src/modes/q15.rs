@@ -10,6 +10,7 @@ use std::time::{Duration, Instant};
 /// Most birds `--birds` may ask for.
 pub const MAX_BIRDS: usize = 1024;
 
+/// Runs `murmur q15`: the Q15 model's trajectory as the reference CSV, or its tick rate.
 pub fn run(args: Q15Args) -> Result<(), ModeError> {
     let flock = Flock::<MAX_BIRDS>::new(args.revision, args.birds as usize, args.seed)
         .map_err(|e| ModeError::Usage(format!("cannot make the flock: {e}")))?;

@@ -37,6 +37,7 @@ struct Plan {
     requested: Option<Instant>,
 }
 
+/// Runs `murmur screenshot`: the app's real scene after some ticks, written as a PNG.
 pub fn run(args: ScreenshotArgs) -> Result<(), ModeError> {
     let (preset, boids) = scene::resolve(&args.scene, scene::WorldFit::KeepDensity)?;
     if let Some(parent) = args.out.parent().filter(|p| !p.as_os_str().is_empty())

@@ -10,6 +10,7 @@ use murmur_serial::virtual_board::{self, BoardConfig, Faults};
 use std::io::Write;
 use std::time::{Duration, Instant};
 
+/// Runs `murmur board`: a virtual board streaming its flock on a pseudo-terminal or a port.
 pub fn board(args: BoardRunArgs) -> Result<(), ModeError> {
     let config = BoardConfig {
         revision: args.revision,
@@ -85,6 +86,7 @@ fn print_report(report: &MirrorReport, json: bool) {
     );
 }
 
+/// Runs `murmur mirror`: a live board's stream beside the local model, in a window or headless.
 pub fn mirror(args: MirrorArgs) -> Result<(), ModeError> {
     if args.list {
         let ports = serialport::available_ports()
@@ -146,6 +148,7 @@ pub fn mirror(args: MirrorArgs) -> Result<(), ModeError> {
     Ok(())
 }
 
+/// Runs `murmur replay`: the mirror's counters from a recording.
 pub fn replay(args: ReplayArgs) -> Result<(), ModeError> {
     let link = LinkHandle::start(Source::File(args.file.clone()), None)
         .map_err(|e| ModeError::Usage(format!("cannot read {}: {e}", args.file.display())))?;

@@ -63,6 +63,7 @@ fn run_one(preset: &Preset, boids: usize, seed: u64, steps: u64, last: u64) -> R
     }
 }
 
+/// Runs `murmur sweep`: a parameter range over several seeds, written as CSV and a plot.
 pub fn run(args: SweepArgs) -> Result<(), ModeError> {
     if args.average_last == 0 || args.average_last > args.steps {
         return Err(ModeError::Usage(format!(

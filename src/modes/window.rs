@@ -12,6 +12,7 @@ use bevy::math::Vec2;
 /// Default window size.
 pub const WINDOW: (u32, u32) = (1280, 720);
 
+/// Runs `murmur run` (the default): the app in a window.
 pub fn run(args: RunArgs) -> Result<(), ModeError> {
     let storage = store::Storage::user();
     let (settings, warning) = store::saved_settings(storage.as_ref());

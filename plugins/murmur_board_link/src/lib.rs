@@ -1,11 +1,4 @@
-//! The board stream protocol (`shared/docs/serial-protocol.md`, version 1): how a flocking board
-//! streams its flock to a host. Frames are `COBS(payload ++ crc32_le(payload))` then `0x00`;
-//! payloads are HELLO (who is talking) and FLOCK (every bird after a tick).
-//!
-//! `no_std` and no allocator: the encoder writes into the caller's buffer (a board can use it),
-//! and the [`Decoder`] takes bytes one at a time into a fixed buffer, never panics, and counts
-//! what it rejects.
-
+#![doc = include_str!("../README.md")]
 #![no_std]
 
 pub mod cobs;

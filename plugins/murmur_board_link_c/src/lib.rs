@@ -1,7 +1,4 @@
-//! The board stream encoder for C firmware: `include/board_link.h` declares these functions;
-//! link `libmurmur_board_link_c.a` (build it with `cargo build -p murmur_board_link_c --release --target
-//! thumbv6m-none-eabi`). Frames go into the caller's buffer; nothing is allocated.
-
+#![doc = include_str!("../README.md")]
 #![cfg_attr(target_os = "none", no_std)]
 
 use murmur_board_link::message::{BirdRecord, Hello, encode_flock, encode_hello};

@@ -3,6 +3,9 @@
 //! time as the flocks take them), and whole ticks of both flock layouts.
 //! `cargo bench -p murmur_core` (or `murmur bench` for the figures in the README).
 
+// `criterion_group!` makes a public function without docs.
+#![allow(missing_docs)]
+
 use criterion::{Criterion, criterion_group, criterion_main};
 use murmur_core::grid::{NeighbourGrid, NeighbourSums, SumsRequest};
 use murmur_core::prelude::*;

@@ -1,10 +1,4 @@
-//! Bevy-free flocking maths: the neighbour grid, the steering models, edges, leaders, metrics and
-//! preset files.
-//!
-//! Everything here works on plain columns of positions and velocities (struct of arrays) so that
-//! the same code serves the Bevy plugins, the headless runs and the benchmarks, and its tests build
-//! in seconds.
-
+#![doc = include_str!("../README.md")]
 mod disjoint;
 pub mod edges;
 pub mod fast;

@@ -1,5 +1,8 @@
-//! One flock's tick as five phases over plain columns, and [`FlockSim`], a flock that owns its
-//! columns (used by benchmarks and tests; the Bevy plugins call the same phase functions).
+//! One flock's tick as its phases over plain columns in id order (`CollectNeighbours`, `Steer`,
+//! `FollowLeader`, `TurnAtEdges`, `Integrate`; obstacle avoidance sits between the last two in
+//! the Bevy plugins), and [`FlockSim`], a flock that owns its columns: the reference the
+//! benchmarks and tests hold the other layouts to ([`crate::sorted::SortedFlock`]'s phases, which
+//! the Bevy plugins run, and [`crate::fast::FastFlock`] give its bits).
 
 use crate::disjoint::DisjointWrites;
 use crate::edges::{EdgeMode, Edges};
@@ -91,7 +94,7 @@ pub struct LeaderState {
     pub params: LeaderParams,
 }
 
-/// Phase 1: sorts the flock into `grid`. In an open world (`none` edges) the grid covers the
+/// `CollectNeighbours`: sorts the flock into `grid`. In an open world (`none` edges) the grid covers the
 /// flock wherever it has flown.
 pub fn collect_neighbours(
     grid: &mut NeighbourGrid,
@@ -113,7 +116,7 @@ pub fn collect_neighbours(
     grid.rebuild(&bounds, params.model.interaction_radius(), pos, vel);
 }
 
-/// Phase 2: every boid's acceleration from its model, and the number of neighbours it
+/// `Steer`: every boid's acceleration from its model, and the number of neighbours it
 /// considered (its local flock size), in input order.
 pub fn steer(
     grid: &NeighbourGrid,
@@ -177,7 +180,7 @@ pub fn steer(
 /// Boids of one cell summed in one call (a buffer on the stack).
 const SUMS_BATCH: usize = 64;
 
-/// Phase 3: adds each leader's pull (or push) to the accelerations.
+/// `FollowLeader`: adds each leader's pull (or push) to the accelerations.
 pub fn follow_leaders(
     params: &FlockParams,
     leaders: &[LeaderState],
@@ -199,7 +202,7 @@ pub fn follow_leaders(
     });
 }
 
-/// Phase 3, after the leaders: birds within a predator's range turn away from it.
+/// `FollowLeader`, after the leaders: birds within a predator's range turn away from it.
 pub fn flee_predators(
     params: &FlockParams,
     predators: &[PredatorState],
@@ -217,7 +220,7 @@ pub fn flee_predators(
     });
 }
 
-/// Phase 4: adds the edge-turning acceleration (`turn` mode).
+/// `TurnAtEdges`: adds the edge-turning acceleration (`turn` mode).
 pub fn turn_at_edges(params: &FlockParams, pos: &[Vec2], acc: &mut [Vec2]) {
     if params.edges.mode != EdgeMode::Turn {
         return;
@@ -228,7 +231,7 @@ pub fn turn_at_edges(params: &FlockParams, pos: &[Vec2], acc: &mut [Vec2]) {
         .for_each(|(a, &p)| *a += params.edges.turn_acceleration(&world, p));
 }
 
-/// Phase 5: velocity from acceleration (the model's speed rules), then position, then the
+/// `Integrate`: velocity from acceleration (the model's speed rules), then position, then the
 /// world's topology. Boids for which `skip` is true (moved by something else, like the player)
 /// keep their state.
 pub fn integrate(
@@ -308,7 +311,7 @@ pub fn initial_boids(params: &FlockParams, n: usize, seed: u64) -> (Vec<Vec2>, V
     (pos, vel)
 }
 
-/// A flock that owns its columns: the five phases in order, without Bevy.
+/// A flock that owns its columns: the phases in order, without Bevy.
 #[derive(Clone, Debug)]
 pub struct FlockSim {
     /// How the flock behaves.

@@ -39,7 +39,7 @@ pub enum FlockSystems {
 }
 
 /// Runs every [`Flock`] in a schedule (`FixedUpdate` by default: one tick per fixed step), and
-/// sets the fixed step to the presets' tick ([`TICK`], 60 Hz) unless told otherwise.
+/// sets the fixed step to the presets' tick ([`TICK`](crate::TICK), 60 Hz) unless told otherwise.
 #[derive(Clone, Debug)]
 pub struct FlockPlugin {
     schedule: Interned<dyn ScheduleLabel>,

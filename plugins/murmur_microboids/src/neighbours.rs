@@ -50,7 +50,7 @@ fn square(x: Q15, y: Q15, s: Q15, box_quirk: bool) -> (Q15, Q15, Q15, Q15) {
 }
 
 /// `CollectNearbyBirds8`: the first [`MAX_NEARBY`] other Idle birds, in index order, strictly
-/// inside the square of half-width `s` around bird `c` (see [`square`] for the quirk). States
+/// inside the square of half-width `s` around bird `c` (see the private `square` for the quirk). States
 /// are read live, so birds already updated this tick count with their new state.
 pub fn collect(birds: &[Bird], c: usize, s: Q15, box_quirk: bool) -> Nearby {
     collect_two(birds, c, s, s, box_quirk).0

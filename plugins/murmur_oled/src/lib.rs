@@ -1,8 +1,4 @@
-//! The microboids board in Bevy: [`Board`] runs the Q15 firmware model at the board's own tick
-//! (31.872 ms, not the flock's 60 Hz) and keeps its 128x64 OLED frame buffer; an [`OledScreen`]
-//! shows a board's buffer on a sprite, scaled up crisply (nearest sampling), lit pixels on black
-//! as on the SSD1306. Runs alone or beside the float flock.
-
+#![doc = include_str!("../README.md")]
 mod board;
 mod screen;
 

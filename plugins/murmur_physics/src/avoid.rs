@@ -1,4 +1,4 @@
-//! Phase 4 (`AvoidObstacles`): each bird casts its disc ahead through rapier's query pipeline;
+//! `AvoidObstacles`: each bird casts its disc ahead through rapier's query pipeline;
 //! when an obstacle is in the way it looks for the nearest clear heading, alternating sides,
 //! and steers towards it, harder the closer the obstacle is.
 

@@ -1,12 +1,4 @@
-//! Physics for flocks, on bevy_rapier2d: obstacles (circles, boxes, convex polygons) that birds
-//! see ahead through rapier's scene queries and steer round, a guard that keeps any bird from
-//! entering or tunnelling through one, and physical birds (each a rapier body) for small flocks
-//! and games.
-//!
-//! Add [`FlockPhysicsPlugin`] after `FlockPlugin` and rapier's `RapierPhysicsPlugin` (in
-//! `FixedUpdate`, as the flock), then spawn obstacles with [`spawn_obstacle`] and switch
-//! physical birds on with the [`BirdBodies`] resource.
-
+#![doc = include_str!("../README.md")]
 pub mod avoid;
 pub mod bodies;
 pub mod groups;

@@ -15,7 +15,7 @@ pub const HISTORY: Duration = Duration::from_secs(30);
 /// How often the flock is measured for the plots.
 const SAMPLE_EVERY: Duration = Duration::from_millis(250);
 
-/// Wall time of the last flock tick (all five phases).
+/// Wall time of the last flock tick (every phase, `CollectNeighbours` to `Integrate`).
 #[derive(Resource, Default, Debug)]
 pub struct StepTime {
     started: Option<Instant>,

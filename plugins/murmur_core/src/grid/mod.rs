@@ -288,12 +288,10 @@ impl NeighbourGrid {
     /// Appends a boid at index `len()` (unsorted until the next [`NeighbourGrid::resort`]).
     pub fn push(&mut self, pos: Vec2, vel: Vec2) {
         let c = &mut self.cols;
-        (
-            c.px.push(pos.x),
-            c.py.push(pos.y),
-            c.vx.push(vel.x),
-            c.vy.push(vel.y),
-        );
+        c.px.push(pos.x);
+        c.py.push(pos.y);
+        c.vx.push(vel.x);
+        c.vy.push(vel.y);
         self.cells_known = None;
     }
 
@@ -301,12 +299,10 @@ impl NeighbourGrid {
     /// [`NeighbourGrid::resort`]).
     pub fn swap_remove(&mut self, k: usize) {
         let c = &mut self.cols;
-        (
-            c.px.swap_remove(k),
-            c.py.swap_remove(k),
-            c.vx.swap_remove(k),
-            c.vy.swap_remove(k),
-        );
+        c.px.swap_remove(k);
+        c.py.swap_remove(k);
+        c.vx.swap_remove(k);
+        c.vy.swap_remove(k);
         self.cells_known = None;
     }
 
