@@ -3,6 +3,9 @@
 //! with exact counters and every good frame delivered; resets, divergence, reconnection,
 //! recording and replay.
 
+// The virtual board runs on pseudo-terminals, which only unix systems have.
+#![cfg(unix)]
+
 use serde_json::Value;
 use std::io::{BufRead, BufReader};
 use std::path::{Path, PathBuf};

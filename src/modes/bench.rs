@@ -287,6 +287,7 @@ fn neighbour_methods(bench: &mut Bench, preset: &Preset, n: usize) {
     params.edges.mode = murmur_flock::murmur_core::edges::EdgeMode::Bounce;
     let r = params.model.interaction_radius();
     let (pos, vel) = initial_boids(&params, n, 1);
+    #[cfg(feature = "baselines")]
     let points: Vec<[f32; 2]> = pos.iter().map(|p| [p.x, p.y]).collect();
     let bounds = params.bounds();
     let time = |f: &mut dyn FnMut() -> u64| -> (f64, u64) {
@@ -332,6 +333,7 @@ fn neighbour_methods(bench: &mut Bench, preset: &Preset, n: usize) {
                     .sum()
             }),
         ));
+        #[cfg(feature = "baselines")]
         results.push((
             "kiddo",
             time(&mut || {
@@ -349,6 +351,7 @@ fn neighbour_methods(bench: &mut Bench, preset: &Preset, n: usize) {
                     .sum()
             }),
         ));
+        #[cfg(feature = "baselines")]
         results.push((
             "rstar",
             time(&mut || {
@@ -483,6 +486,12 @@ fn print_tables(lines: &[serde_json::Value]) {
                 })
                 .collect();
             println!("{n:>10}: {}", cells.join(", "));
+        }
+        if !cfg!(feature = "baselines") {
+            println!(
+                "(the k-d tree and R-tree baselines are left out of this build: \
+                 `cargo run --features baselines -- bench`)"
+            );
         }
     }
     for l in of(lines, "abm") {

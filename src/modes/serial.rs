@@ -5,9 +5,9 @@ use super::ModeError;
 use crate::cli::{BoardRunArgs, MirrorArgs, ReplayArgs};
 use murmur_serial::link::{LinkEvent, LinkHandle, Source};
 use murmur_serial::mirror::{Mirror, MirrorReport};
+#[cfg(unix)]
 use murmur_serial::pty::Pty;
 use murmur_serial::virtual_board::{self, BoardConfig, Faults};
-use std::io::Write;
 use std::time::{Duration, Instant};
 
 /// Runs `murmur board`: a virtual board streaming its flock on a pseudo-terminal or a port.
@@ -32,6 +32,22 @@ pub fn board(args: BoardRunArgs) -> Result<(), ModeError> {
     };
     let failed = |e: std::io::Error| ModeError::Failed(format!("the board stopped: {e}"));
     if args.pty {
+        return board_on_pty(&args, &config);
+    }
+    let path = args.port.expect("clap requires --port without --pty");
+    let mut port = serialport::new(path.display().to_string(), 115_200)
+        .timeout(Duration::from_secs(5))
+        .open()
+        .map_err(|e| ModeError::Usage(format!("cannot open {}: {e}", path.display())))?;
+    virtual_board::run(&config, &mut port).map_err(failed)
+}
+
+/// The virtual board on a new pseudo-terminal, whose path goes to stdout first.
+#[cfg(unix)]
+fn board_on_pty(args: &BoardRunArgs, config: &BoardConfig) -> Result<(), ModeError> {
+    use std::io::Write;
+    let failed = |e: std::io::Error| ModeError::Failed(format!("the board stopped: {e}"));
+    {
         let mut pty = Pty::open()
             .map_err(|e| ModeError::Failed(format!("cannot open a pseudo-terminal: {e}")))?;
         if let Some(link) = &args.link {
@@ -41,20 +57,24 @@ pub fn board(args: BoardRunArgs) -> Result<(), ModeError> {
         }
         println!("{}", pty.slave_path.display());
         std::io::stdout().flush().map_err(failed)?;
-        virtual_board::run(&config, &mut pty.master).map_err(failed)?;
+        virtual_board::run(config, &mut pty.master).map_err(failed)?;
         // Let the reader take the last frames before the terminal closes.
         pty.wait_drained(Duration::from_secs(10));
         if let Some(link) = &args.link {
             let _ = std::fs::remove_file(link);
         }
-        return Ok(());
+        Ok(())
     }
-    let path = args.port.expect("clap requires --port without --pty");
-    let mut port = serialport::new(path.display().to_string(), 115_200)
-        .timeout(Duration::from_secs(5))
-        .open()
-        .map_err(|e| ModeError::Usage(format!("cannot open {}: {e}", path.display())))?;
-    virtual_board::run(&config, &mut port).map_err(failed)
+}
+
+/// Pseudo-terminals are a unix thing: say what to do instead.
+#[cfg(not(unix))]
+fn board_on_pty(_: &BoardRunArgs, _: &BoardConfig) -> Result<(), ModeError> {
+    Err(ModeError::Usage(
+        "--pty needs a unix system (pseudo-terminals); on Windows run the virtual board on a \
+         serial port, e.g. one end of a virtual COM pair: murmur board --port COM3"
+            .into(),
+    ))
 }
 
 fn print_report(report: &MirrorReport, json: bool) {

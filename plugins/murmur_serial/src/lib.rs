@@ -2,6 +2,8 @@
 pub mod link;
 pub mod mirror;
 pub mod plugin;
+/// Pseudo-terminals: unix only (on Windows a virtual board needs a real or virtual COM port).
+#[cfg(unix)]
 pub mod pty;
 pub mod virtual_board;
 

@@ -199,7 +199,7 @@ fn run(
             let _ = tx.send(LinkEvent::Ended(decoder.stats()));
         }
         Source::Port(path) => {
-            let name = path.display().to_string();
+            let name = port_name(&path);
             let mut reported_absent = false;
             while !stop.load(Ordering::Relaxed) {
                 let port = serialport::new(name.clone(), 115_200)
@@ -267,6 +267,26 @@ fn run(
                     }
                 }
             }
+        }
+    }
+}
+
+/// The name a serial port is opened by: the path as given (`/dev/ttyACM0`, `COM3`,
+/// `\\.\COM12`), not resolved or checked against the file system, which does not hold
+/// Windows' COM ports.
+fn port_name(path: &Path) -> String {
+    path.to_string_lossy().into_owned()
+}
+
+#[cfg(test)]
+mod port_tests {
+    use super::port_name;
+    use std::path::Path;
+
+    #[test]
+    fn port_names_pass_through_as_given() {
+        for name in ["COM3", r"\\.\COM12", "/dev/ttyACM0", "/dev/pts/7"] {
+            assert_eq!(port_name(Path::new(name)), name);
         }
     }
 }

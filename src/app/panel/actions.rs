@@ -235,8 +235,7 @@ pub(super) fn apply_actions(
             PanelAction::Save(name) => {
                 let Some(storage) = state.storage.clone() else {
                     state.warnings.push(
-                        "no config directory to save presets in (set HOME or MURMUR_CONFIG_DIR)"
-                            .into(),
+                        "no config directory to save presets in (set MURMUR_CONFIG_DIR)".into(),
                     );
                     continue;
                 };

@@ -7,16 +7,26 @@ use murmur_flock::murmur_core::preset::Preset;
 use serde::{Deserialize, Serialize};
 use std::path::PathBuf;
 
-/// `$MURMUR_CONFIG_DIR`, else `$XDG_CONFIG_HOME/murmur`, else `~/.config/murmur`.
+/// `$MURMUR_CONFIG_DIR`, else the platform's folder for murmur's settings: on Linux
+/// `$XDG_CONFIG_HOME/murmur` (`~/.config/murmur`), on macOS `~/Library/Application
+/// Support/org.murmur-boids.murmur`, on Windows `%APPDATA%\murmur-boids\murmur\config`.
 pub fn config_dir() -> Option<PathBuf> {
-    let env = |name| {
-        std::env::var_os(name)
-            .filter(|v| !v.is_empty())
-            .map(PathBuf::from)
-    };
-    env("MURMUR_CONFIG_DIR")
-        .or_else(|| env("XDG_CONFIG_HOME").map(|d| d.join("murmur")))
-        .or_else(|| env("HOME").map(|h| h.join(".config").join("murmur")))
+    let own = std::env::var_os("MURMUR_CONFIG_DIR")
+        .filter(|v| !v.is_empty())
+        .map(PathBuf::from);
+    own.or_else(platform_config_dir)
+}
+
+#[cfg(not(target_arch = "wasm32"))]
+fn platform_config_dir() -> Option<PathBuf> {
+    directories::ProjectDirs::from("org", "murmur-boids", "murmur")
+        .map(|dirs| dirs.config_dir().to_path_buf())
+}
+
+/// The web page keeps its entries in the browser, not in a folder.
+#[cfg(target_arch = "wasm32")]
+fn platform_config_dir() -> Option<PathBuf> {
+    None
 }
 
 /// Where user presets and settings are kept. Entries have keys like `settings.toml` and
