@@ -205,6 +205,7 @@ pub fn run(args: BenchArgs) -> Result<(), ModeError> {
         };
         let mut ecs_start = || {
             let (mut app, flock) = headless::flock_app_from(params.clone(), &pos, &vel, 1);
+            headless::ready(&mut app);
             advance_ticks(&mut app, flock, warm as u64);
             move || {
                 advance_ticks(&mut app, flock, 1);

@@ -45,7 +45,8 @@ struct Summary {
     state_hash: String,
 }
 
-/// A headless app running one flock with the normal flock plugins.
+/// A headless app running one flock with the normal flock plugins; [`ready`] it once every
+/// plugin is in.
 pub fn flock_app(params: FlockParams, boids: usize, seed: u64) -> (App, Entity) {
     let mut app = headless_app();
     let flock = app.world_mut().spawn_flock(params, boids, seed);
@@ -82,6 +83,17 @@ fn headless_app() -> App {
     .insert_resource(Time::<Fixed>::from_duration(TICK))
     .insert_resource(TimeUpdateStrategy::ManualDuration(TICK));
     app
+}
+
+/// Finishes a headless app's plugins and puts every schedule on the single-threaded executor
+/// (see [`headless_app`]); then the caller only `update()`s it.
+pub fn ready(app: &mut App) {
+    app.finish();
+    app.cleanup();
+    let mut schedules = app.world_mut().resource_mut::<Schedules>();
+    for (_, schedule) in schedules.iter_mut() {
+        schedule.set_executor(bevy::ecs::schedule::SingleThreadedExecutor::new());
+    }
 }
 
 /// Adds rapier and the flock's physics (obstacles, physical birds) to a headless app, with the
@@ -174,6 +186,7 @@ pub fn run(args: HeadlessArgs) -> Result<(), ModeError> {
             Velocity(Vec2::new(preset.predator.hunt_speed, 0.0)),
         ));
     }
+    ready(&mut app);
     let stdout = std::io::stdout();
     let mut out = stdout.lock();
     let mut emit = |sample: &Sample, out: &mut dyn Write| -> Result<(), ModeError> {

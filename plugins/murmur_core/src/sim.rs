@@ -295,20 +295,27 @@ pub(crate) fn integrate_lanes(
 
 /// Random starting positions (uniform over the world) and headings (uniform), with speeds
 /// between half and all of the model's cruising speed. Same seed, same flock.
+///
+/// The birds come numbered in the neighbour grid's cell order (row by row of cells the size of
+/// the interaction radius), so that birds near each other in the sky have nearby ids: whatever
+/// is kept by id (a Bevy app's entities, stored in spawn order) then lies in memory roughly as
+/// the flock lies in the sky, and handing state between the two stays cache-friendly.
 pub fn initial_boids(params: &FlockParams, n: usize, seed: u64) -> (Vec<Vec2>, Vec<Vec2>) {
     let mut rng = Xoshiro256PlusPlus::seed_from_u64(seed);
     let world = params.bounds();
     let speed = params.model.cruise_speed();
-    let mut pos = Vec::with_capacity(n);
-    let mut vel = Vec::with_capacity(n);
+    let mut birds = Vec::with_capacity(n);
     for _ in 0..n {
         let u = Vec2::new(rng.random::<f32>(), rng.random::<f32>());
-        pos.push(world.wrap(world.min + world.size * u));
+        let p = world.wrap(world.min + world.size * u);
         let angle = rng.random::<f32>() * std::f32::consts::TAU;
         let s = speed * (0.5 + 0.5 * rng.random::<f32>());
-        vel.push(Vec2::from_angle(angle) * s);
+        birds.push((p, Vec2::from_angle(angle) * s));
     }
-    (pos, vel)
+    let layout = crate::grid::GridLayout::new(&world, params.model.interaction_radius(), n);
+    // Stable: birds of one cell keep the order they were drawn in.
+    birds.sort_by_key(|(p, _)| layout.cell_index(*p));
+    birds.into_iter().unzip()
 }
 
 /// A flock that owns its columns: the phases in order, without Bevy.

@@ -5,8 +5,10 @@
 use crate::components::{
     BodyDriven, Boid, Flock, FlockColumns, FlockMember, Piloted, Position, Velocity,
 };
+use bevy_ecs::change_detection::ContiguousRef;
 use bevy_ecs::prelude::*;
 use bevy_ecs::system::SystemChangeTick;
+use bevy_math::Vec2;
 use murmur_core::sorted::BirdFlags;
 
 /// Birds whose flock or flags changed, noted by observers the moment it happens and taken in at
@@ -77,10 +79,7 @@ pub fn collect_neighbours(
     mut changes: ResMut<BirdChanges>,
     mut flocks: Query<(&Flock, &mut FlockColumns)>,
     birds: Query<BirdRow>,
-    moved: Query<
-        (Entity, &Boid, &FlockMember, &Position, &Velocity),
-        Or<(Changed<Position>, Changed<Velocity>)>,
-    >,
+    moved: Query<(Entity, &Boid, &FlockMember, Ref<Position>, Ref<Velocity>)>,
     mut commands: Commands,
     ticks: SystemChangeTick,
 ) {
@@ -130,20 +129,39 @@ pub fn collect_neighbours(
         }
     }
     // Birds that something else moved since the write-back (which stamps the components with
-    // the tick this system last ran at, so that its own writes do not show here).
-    let mut last: Option<Entity> = None;
-    for (bird, boid, member, pos, vel) in &moved {
-        if last != Some(member.0) && !flocks.contains(member.0) {
-            continue;
-        }
-        last = Some(member.0);
-        let Ok((_, mut c)) = flocks.get_mut(member.0) else {
-            continue;
-        };
-        if c.index.entity(boid.id) == Some(bird)
+    // the tick this system last ran at, so that its own writes do not show here): a table at a
+    // time, looking at the change ticks alone until one is newer.
+    let mut take_in = |bird: Entity, boid: &Boid, member: &FlockMember, pos: Vec2, vel: Vec2| {
+        if let Ok((_, mut c)) = flocks.get_mut(member.0)
+            && c.index.entity(boid.id) == Some(bird)
             && let Some(slot) = c.index.slot(boid.id)
         {
-            c.birds.set_state(slot, pos.0, vel.0);
+            c.birds.set_state(slot, pos, vel);
+        }
+    };
+    let (last_run, this_run) = (ticks.last_run(), ticks.this_run());
+    match moved.contiguous_iter() {
+        Ok(tables) => {
+            for (entities, boids, members, pos, vel) in tables {
+                let (pos, pos_ticks) = ContiguousRef::split(pos);
+                let (vel, vel_ticks) = ContiguousRef::split(vel);
+                let (pos_changed, vel_changed) = (pos_ticks.changed(), vel_ticks.changed());
+                for i in 0..entities.len() {
+                    if pos_changed[i].is_newer_than(last_run, this_run)
+                        || vel_changed[i].is_newer_than(last_run, this_run)
+                    {
+                        take_in(entities[i], &boids[i], &members[i], pos[i].0, vel[i].0);
+                    }
+                }
+            }
+        }
+        // Some bird's components are not stored in tables: entity by entity.
+        Err(_) => {
+            for (bird, boid, member, pos, vel) in &moved {
+                if pos.is_changed() || vel.is_changed() {
+                    take_in(bird, boid, member, pos.0, vel.0);
+                }
+            }
         }
     }
     for (flock, mut c) in &mut flocks {

@@ -68,7 +68,7 @@ pub fn write_back(
     };
     use rayon::prelude::*;
     // A table at a time, its rows cut into runs for the threads.
-    const RUN: usize = 2048;
+    const RUN: usize = crate::index::SlotRun::CAP;
     for (entities, boids, members, pos, vel, count, body_driven) in tables {
         let (pos, mut pos_ticks) = ContiguousMut::split(pos);
         let (vel, mut vel_ticks) = ContiguousMut::split(vel);
@@ -85,6 +85,31 @@ pub fn write_back(
             .zip(count_ticks.changed_mut().par_chunks_mut(RUN));
         rows.for_each(
             |((((((((entities, boids), members), pos), pos_t), vel), vel_t), count), count_t)| {
+                // The common case: a run of birds of one flock, none joined since the take-in:
+                // slots straight from the index, state straight from the columns.
+                if !checked
+                    && let Some(first) = members.first()
+                    && members.iter().all(|m| m.0 == first.0)
+                    && let Ok(c) = flocks.get(first.0)
+                    && let Some(slots) = c.index.dense_slot_run(boids)
+                {
+                    let birds = c.birds();
+                    let (cols, neighbours) = (birds.columns(), birds.neighbours());
+                    for (i, &slot) in slots.iter().enumerate() {
+                        let s = slot as usize;
+                        if !body_driven {
+                            pos[i].0 = Vec2::new(cols.px[s], cols.py[s]);
+                        }
+                        vel[i].0 = Vec2::new(cols.vx[s], cols.vy[s]);
+                        count[i].0 = neighbours[s];
+                    }
+                    if !body_driven {
+                        pos_t.fill(c.collected_at);
+                    }
+                    vel_t.fill(c.collected_at);
+                    count_t.fill(c.collected_at);
+                    return;
+                }
                 let mut cache = None;
                 let (mut stamp, mut all) = (None::<Tick>, true);
                 for i in 0..entities.len() {
