@@ -86,7 +86,7 @@ fn headless_app() -> App {
 }
 
 /// Finishes a headless app's plugins and puts every schedule on the single-threaded executor
-/// (see [`headless_app`]); then the caller only `update()`s it.
+/// (see `headless_app`); then the caller only `update()`s it.
 pub fn ready(app: &mut App) {
     app.finish();
     app.cleanup();
