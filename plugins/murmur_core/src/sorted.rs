@@ -481,11 +481,17 @@ impl SortedFlock {
             let end = first + px.len();
             // Two passes: the steering of every bird first, then the per-bird updates, whose
             // square roots and divisions then overlap from bird to bird.
-            let mut steering = [Vec2::ZERO; CHUNK];
+            // Not cleared (8 KiB a chunk, a good part of a small flock's tick): the steering
+            // below writes every entry of the chunk before the updates read it.
+            let mut steering = [std::mem::MaybeUninit::<Vec2>::uninit(); CHUNK];
             steer_run(grid, params, &ctx, first, end, |k, a, count| {
-                steering[k - first] = a;
+                steering[k - first].write(a);
                 neighbours[k - first] = count;
             });
+            // SAFETY: `steer_run` hands over every slot of `first..end` (it walks the range cell
+            // run by cell run to its end), so the first `px.len()` entries are written.
+            let steering: &[Vec2] =
+                unsafe { std::slice::from_raw_parts(steering.as_ptr().cast(), px.len()) };
             let c = grid.columns();
             for at in (0..px.len()).step_by(LANES) {
                 let m = (px.len() - at).min(LANES);

@@ -67,10 +67,15 @@ impl AbmFlocking {
         let change = (s.seen_offset * self.cohere_factor - s.near_offset * self.separate_factor
             + s.seen_velocity * self.match_factor)
             / n;
-        (
-            (v + change).normalize_or(v.normalize_or(Vec2::X)) * self.speed,
-            s.seen,
-        )
+        // `normalize_or`, with the fallback worked out only when it is needed (same bits).
+        let w = v + change;
+        let rcp = w.length_recip();
+        let heading = if rcp.is_finite() && rcp > 0.0 {
+            w * rcp
+        } else {
+            v.normalize_or(Vec2::X)
+        };
+        (heading * self.speed, s.seen)
     }
 
     /// The steering result *is* the new velocity.
