@@ -289,7 +289,7 @@ impl SortedFlock {
             }
         };
         for_each_chunk!(n >= PARALLEL_FROM, &one, self.ids, self.flags);
-        self.acc.resize(n, Vec2::ZERO);
+        // (The accelerations are sized by `steer`: the fused step keeps them on the stack.)
         self.neighbours.resize(n, 0);
         self.sorted = true;
         self.changed_since_integrate = true;
@@ -312,6 +312,7 @@ impl SortedFlock {
     /// The `Steer` phase: every bird's acceleration from its model (replacing the last tick's)
     /// and the number of neighbours it considered.
     pub fn steer(&mut self, params: &FlockParams) {
+        self.acc.resize(self.len(), Vec2::ZERO);
         let ctx = self.context(&self.ids_before, params);
         let grid = &self.grid;
         let one = |(chunk, (acc, neighbours)): (usize, (&mut [Vec2], &mut [u32]))| {
