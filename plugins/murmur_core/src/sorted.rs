@@ -550,15 +550,7 @@ impl SortedFlock {
 
     /// Fingerprint of positions and velocities ordered by bird id.
     pub fn state_hash(&self) -> u64 {
-        let c = self.grid.columns();
-        let mut by_id: Vec<(u32, Vec2, Vec2)> = (0..self.len())
-            .map(|k| {
-                let (p, v) = c.get(k);
-                (self.ids[k], p, v)
-            })
-            .collect();
-        by_id.sort_unstable_by_key(|b| b.0);
-        let (pos, vel): (Vec<Vec2>, Vec<Vec2>) = by_id.into_iter().map(|(_, p, v)| (p, v)).unzip();
+        let (pos, vel) = self.state_by_id();
         state_hash(&pos, &vel)
     }
 
