@@ -444,9 +444,60 @@ pub struct ScreenshotArgs {
     /// Show the side panel in the picture.
     #[arg(long)]
     pub panel: bool,
+    /// Fly the gold bird this way from the first tick (its key held, as a player would), the
+    /// follow camera after it.
+    #[arg(long, value_enum)]
+    pub fly: Option<FlyDirection>,
+    /// Zoom in this many times closer than the whole world fitted into the playfield.
+    #[arg(long, default_value_t = 1.0, value_parser = parse_zoom)]
+    pub zoom: f32,
     /// Where to write the PNG.
     #[arg(long)]
     pub out: PathBuf,
+}
+
+/// Parses a zoom factor (0.1 to 100).
+fn parse_zoom(s: &str) -> Result<f32, String> {
+    match s.parse::<f32>() {
+        Ok(z) if (0.1..=100.0).contains(&z) => Ok(z),
+        _ => Err(format!("zoom must be a number from 0.1 to 100, got `{s}`")),
+    }
+}
+
+/// A way to fly the gold bird (its WASD key).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
+pub enum FlyDirection {
+    /// W.
+    Up,
+    /// S.
+    Down,
+    /// A.
+    Left,
+    /// D.
+    Right,
+}
+
+impl FlyDirection {
+    /// The key that flies this way.
+    pub fn key(self) -> bevy::input::keyboard::KeyCode {
+        use bevy::input::keyboard::KeyCode;
+        match self {
+            Self::Up => KeyCode::KeyW,
+            Self::Down => KeyCode::KeyS,
+            Self::Left => KeyCode::KeyA,
+            Self::Right => KeyCode::KeyD,
+        }
+    }
+
+    /// The character that key types.
+    pub fn letter(self) -> &'static str {
+        match self {
+            Self::Up => "w",
+            Self::Down => "s",
+            Self::Left => "a",
+            Self::Right => "d",
+        }
+    }
 }
 
 /// Parses `WIDTHxHEIGHT` window pixels (16 to 8192 each).

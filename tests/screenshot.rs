@@ -252,6 +252,43 @@ fn the_window_shows_birds_the_gold_player_and_the_clicked_leader() {
     );
 }
 
+#[test]
+fn the_follow_camera_keeps_the_gold_bird_in_the_playfield_with_birds_around_it() {
+    let Some((_one_at_a_time, display)) = display_or_skip() else {
+        return;
+    };
+    // Twice as close as the whole world: in 200 ticks the bird flies about 850 px to the right,
+    // across the seam, so a view that stayed put would have lost it (tests/camera.rs checks
+    // that frame by frame).
+    let pic = screenshot(
+        &display,
+        &["--fly", "right", "--panel", "--zoom", "2"],
+        "follow",
+    );
+    let gold = matching(&pic, is_gold);
+    assert!(
+        gold.len() >= 20,
+        "the gold bird is in view: {} gold pixels",
+        gold.len()
+    );
+    let n = gold.len() as f32;
+    let gx = gold.iter().map(|p| p.0 as f32).sum::<f32>() / n;
+    let gy = gold.iter().map(|p| p.1 as f32).sum::<f32>() / n;
+    // The panel covers the right 330 or so pixels.
+    assert!(
+        gx < 1280.0 - 340.0,
+        "the bird is left of the panel: x = {gx}"
+    );
+    let around = matching(&pic, is_bird)
+        .iter()
+        .filter(|&&(x, y)| (x as f32 - gx).hypot(y as f32 - gy) < 200.0)
+        .count();
+    assert!(
+        around >= 100,
+        "birds around it: {around} bird pixels within 200 px"
+    );
+}
+
 /// The mirror window after `frames` FLOCK frames from a real-time virtual board run with
 /// `board_args`.
 fn mirror_screenshot(display: &Display, board_args: &[&str], name: &str) -> Picture {

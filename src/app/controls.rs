@@ -7,7 +7,7 @@ use bevy::input::InputSystems;
 use bevy::prelude::*;
 
 /// The keys, for the help line.
-pub const HELP: &str = "WASD/arrows fly the gold bird · F follow/flee it · left click place leader · \
+pub const HELP: &str = "WASD/arrows fly the gold bird (Shift boost) · V camera follows it · F follow/flee it · left click place leader · \
 right click/Backspace remove it · Shift+click obstacle (Shift+right click remove) · K player predator · \
 X hunter · B physical birds · Space pause · N step · R reset (new seed) · T trails · C colours · \
 G wings · O board OLED · P panel · wheel zoom · middle drag pan · Home fit · H help";

@@ -11,6 +11,8 @@ use murmur_flock::prelude::*;
 /// Adds this module's resources and systems.
 pub fn plugin(app: &mut App) {
     app.add_plugins(FrameTimeDiagnosticsPlugin::default())
+        .init_resource::<super::camera::Playfield>()
+        .init_resource::<super::camera::FollowCamera>()
         .add_systems(EguiPrimaryContextPass, draw_hud);
 }
 
@@ -21,7 +23,8 @@ fn draw_hud(
     paused: Res<SimulationPaused>,
     diagnostics: Res<DiagnosticsStore>,
     birds: Query<(), (With<Boid>, Without<Player>)>,
-    panel: Option<Res<super::panel::PanelState>>,
+    playfield: Res<super::camera::Playfield>,
+    follow: Res<super::camera::FollowCamera>,
     player: Query<(Option<&Leader>, Has<Predator>), With<Player>>,
     hunters: Query<(), With<Hunter>>,
     bodies: Option<Res<murmur_physics::prelude::BirdBodies>>,
@@ -43,6 +46,9 @@ fn draw_hud(
     }
     if bodies.is_some_and(|b| b.enabled) {
         extras.push_str(" · physical birds");
+    }
+    if follow.on && follow.engaged {
+        extras.push_str(" · camera follows");
     }
     if paused.0 {
         extras.push_str(" · PAUSED");
@@ -72,12 +78,7 @@ fn draw_hud(
             .show(ctx, |ui| {
                 frame.show(ui, |ui| {
                     // Keep clear of the side panel when it is open.
-                    let panel = if panel.as_ref().is_some_and(|p| p.open) {
-                        360.0
-                    } else {
-                        0.0
-                    };
-                    ui.set_max_width(ctx.content_rect().width() - 30.0 - panel);
+                    ui.set_max_width(ctx.content_rect().width() - 30.0 - playfield.right);
                     ui.label(egui::RichText::new(HELP).color(egui::Color32::WHITE))
                 });
             });

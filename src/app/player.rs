@@ -17,6 +17,10 @@ use murmur_flock::prelude::*;
 #[derive(Component)]
 pub struct Player;
 
+/// The walls' own collision group: the player meets them in a bounded world and passes them
+/// in a wrapped one (where it is put back across the seam instead).
+const WALLS: Group = Group::GROUP_8;
+
 /// SpaceBoids' gold.
 pub const GOLD: Color = Color::srgb_u8(255, 196, 0);
 
@@ -33,6 +37,8 @@ pub struct PlayerTuning {
     /// Birds within this fraction of the world's width follow (or flee) the player; the rest
     /// only meet it as a flock mate (SpaceBoids: they see it within their sight range).
     pub lead_range: f32,
+    /// Thrust (and so top speed) while Shift is held, as a multiple of the usual.
+    pub boost: f32,
 }
 
 impl Default for PlayerTuning {
@@ -42,6 +48,7 @@ impl Default for PlayerTuning {
             damping: 3.5,
             radius: 0.005,
             lead_range: 0.17,
+            boost: 2.0,
         }
     }
 }
@@ -98,6 +105,7 @@ fn spawn_player(
     // Walls just outside the world rectangle.
     let (w, h) = (config.preset.world.width, config.preset.world.height);
     let t = 0.05 * w.max(h);
+    let walls = CollisionGroups::new(WALLS, Group::ALL);
     for (x, y, hx, hy) in [
         (0.0, h / 2.0 + t, w / 2.0 + 2.0 * t, t),
         (0.0, -h / 2.0 - t, w / 2.0 + 2.0 * t, t),
@@ -107,7 +115,7 @@ fn spawn_player(
         commands.spawn((
             RigidBody::Fixed,
             Collider::cuboid(hx, hy),
-            CollisionGroups::new(murmur_physics::groups::WORLD, Group::ALL),
+            walls,
             Transform::from_xyz(x, y, 0.0),
         ));
     }
@@ -140,13 +148,19 @@ pub fn key_direction(keys: &ButtonInput<KeyCode>) -> Vec2 {
     d.normalize_or_zero()
 }
 
+/// True while Shift is held: the gold bird flies faster.
+pub fn boosting(keys: &ButtonInput<KeyCode>) -> bool {
+    keys.pressed(KeyCode::ShiftLeft) || keys.pressed(KeyCode::ShiftRight)
+}
+
 fn thrust(
     keys: Res<ButtonInput<KeyCode>>,
     tuning: Res<PlayerTuning>,
     config: Res<SceneConfig>,
     mut force: Single<&mut ExternalForce, With<Player>>,
 ) {
-    let f = key_direction(&keys) * tuning.thrust(config.preset.world.width);
+    let boost = if boosting(&keys) { tuning.boost } else { 1.0 };
+    let f = key_direction(&keys) * tuning.thrust(config.preset.world.width) * boost;
     if force.force != f {
         force.force = f;
     }
@@ -167,12 +181,37 @@ fn switch_follow_flee(
 }
 
 /// A body that physics has thrown to a non-finite place is put back in the middle, at rest
-/// (before the flock takes the player's place from it).
-fn keep_in_world(mut player: Single<(&mut Transform, &mut BodyVelocity), With<Player>>) {
-    let (transform, body) = &mut *player;
+/// (before the flock takes the player's place from it). In a wrapped world the body passes the
+/// walls and is put back across the seam when it leaves the world.
+fn keep_in_world(
+    mut player: Single<(&mut Transform, &mut BodyVelocity, &mut CollisionGroups), With<Player>>,
+    active: Option<Res<ActiveFlock>>,
+    flocks: Query<&Flock>,
+) {
+    let (transform, body, groups) = &mut *player;
     if !transform.translation.is_finite() || !body.linear.is_finite() {
         warn!("the player's body left the world; putting it back in the middle");
         transform.translation = Vec3::ZERO;
         **body = BodyVelocity::zero();
+    }
+    let Some(bounds) = active
+        .and_then(|a| flocks.get(a.0).ok())
+        .map(|f| f.params.bounds())
+    else {
+        return;
+    };
+    let filters = if bounds.wrapped {
+        Group::ALL - WALLS
+    } else {
+        Group::ALL
+    };
+    if groups.filters != filters {
+        groups.filters = filters;
+    }
+    let at = transform.translation.truncate();
+    let wrapped = bounds.wrap(at);
+    if wrapped != at {
+        transform.translation.x = wrapped.x;
+        transform.translation.y = wrapped.y;
     }
 }

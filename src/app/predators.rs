@@ -15,7 +15,8 @@ use murmur_flock::prelude::*;
 pub struct Hawk;
 
 /// The hunter's colour.
-const HAWK_RED: Color = Color::srgb_u8(190, 30, 30);
+/// The hunter's red.
+pub const HAWK_RED: Color = Color::srgb_u8(190, 30, 30);
 
 /// Adds this module's systems (the rings are drawn by [`rings_plugin`]).
 pub fn plugin(app: &mut App) {

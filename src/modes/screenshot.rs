@@ -1,7 +1,8 @@
 //! `murmur screenshot`: the app's real scene, rendered in its window after a number of ticks and
 //! saved as a PNG. Works under Xvfb. The simulation advances by exact ticks (the virtual clock is
 //! paused and the fixed loop is fed one timestep at a time), so the same flags give the same
-//! flock whatever the frame rate.
+//! flock whatever the frame rate. `--fly` holds a key through Bevy's keyboard input, as a
+//! player would, and the follow camera goes after the gold bird.
 
 use super::{ModeError, scene};
 use crate::app::scene::SceneConfig;
@@ -9,6 +10,7 @@ use crate::app::{self, AppOptions};
 use crate::cli::ScreenshotArgs;
 use bevy::app::AppExit;
 use bevy::input::ButtonState;
+use bevy::input::keyboard::{Key, KeyboardInput};
 use bevy::input::mouse::MouseButtonInput;
 use bevy::math::DVec2;
 use bevy::prelude::*;
@@ -30,6 +32,8 @@ const CAPTURE_TIMEOUT: Duration = Duration::from_secs(60);
 struct Plan {
     steps: u64,
     click: Option<Vec2>,
+    fly: Option<crate::cli::FlyDirection>,
+    zoom: f32,
     out: PathBuf,
     frame: u32,
     started: Instant,
@@ -73,6 +77,8 @@ pub fn run(args: ScreenshotArgs) -> Result<(), ModeError> {
     app.insert_resource(Plan {
         steps: args.steps,
         click: args.click.map(|(x, y)| Vec2::new(x, y)),
+        fly: args.fly,
+        zoom: args.zoom,
         out: args.out.clone(),
         frame: 0,
         started: Instant::now(),
@@ -108,7 +114,10 @@ fn drive(
     mut fixed: ResMut<Time<Fixed>>,
     window: Single<(Entity, &mut Window), With<PrimaryWindow>>,
     mut buttons: MessageWriter<MouseButtonInput>,
+    mut keys: MessageWriter<KeyboardInput>,
     mut exit: MessageWriter<AppExit>,
+    mut camera: Query<&mut Projection, With<crate::app::camera::WorldCamera>>,
+    mut fitted: ResMut<crate::app::camera::FittedView>,
 ) {
     plan.frame += 1;
     let (window_entity, mut window) = window.into_inner();
@@ -118,7 +127,28 @@ fn drive(
         window: window_entity,
     };
     let settle = SETTLE_TICKS.min(plan.steps);
+    // The key is held from the second frame on, reported every frame as a held key repeats
+    // (so that a focus change of the window, which releases every key, does not end it).
+    if let Some(fly) = plan.fly.filter(|_| plan.frame >= 2) {
+        keys.write(KeyboardInput {
+            key_code: fly.key(),
+            logical_key: Key::Character(fly.letter().into()),
+            state: ButtonState::Pressed,
+            text: None,
+            repeat: plan.frame > 2,
+            window: window_entity,
+        });
+    }
     match plan.frame {
+        1 if plan.zoom != 1.0 => {
+            // Before the panel first reports its width: the view then keeps its centre.
+            for mut projection in &mut camera {
+                if let Projection::Orthographic(ortho) = &mut *projection {
+                    ortho.scale /= plan.zoom;
+                }
+            }
+            fitted.0 = false;
+        }
         2 => {
             if let Some(at) = plan.click {
                 window.set_physical_cursor_position(Some(DVec2::new(at.x as f64, at.y as f64)));

@@ -13,6 +13,7 @@ use bevy_math::Vec2;
 use bevy_mesh::{Mesh, Mesh2d, PrimitiveTopology, VertexAttributeValues};
 use bevy_sprite_render::{ColorMaterial, MeshMaterial2d};
 use bevy_transform::components::Transform;
+use murmur_core::world::WorldBounds;
 use rayon::prelude::*;
 
 /// Draws every flock as one mesh (see the module docs). Part of
@@ -39,6 +40,10 @@ pub struct BirdDrawing {
     pub flapping: bool,
     /// Colour each bird by the number of flock mates it sees (see [`FlockLook`]).
     pub colour_by_flock_size: bool,
+    /// In a wrapped world, draw each bird (and each highlight) at its image nearest this point,
+    /// such as the centre of a camera that follows a bird across the seam: the view then shows
+    /// the birds beyond the seam where they are to the eye. `None`: where the flock keeps them.
+    pub around: Option<Vec2>,
 }
 
 impl Default for BirdDrawing {
@@ -46,7 +51,17 @@ impl Default for BirdDrawing {
         Self {
             flapping: true,
             colour_by_flock_size: true,
+            around: None,
         }
+    }
+}
+
+/// The image of `p` nearest `around` in a wrapped world (`p` itself elsewhere).
+#[inline]
+fn nearest_image(bounds: Option<&WorldBounds>, around: Vec2, p: Vec2) -> Vec2 {
+    match bounds {
+        Some(b) => around + b.delta(around, p),
+        None => p,
     }
 }
 
@@ -138,6 +153,7 @@ fn linear(c: Color) -> [f32; 4] {
 
 /// One flock's part of the mesh.
 struct Part<'a> {
+    entity: Entity,
     columns: &'a FlockColumns,
     size: f32,
     small: [f32; 4],
@@ -146,6 +162,8 @@ struct Part<'a> {
     plain: [f32; 4],
     /// Ids of its highlighted birds (drawn with the highlights instead).
     skip: Vec<u32>,
+    /// Its world, when it wraps and birds are drawn around a point.
+    wrapped: Option<WorldBounds>,
 }
 
 /// Rebuilds the mesh from every flock's columns, then the highlights on top.
@@ -192,6 +210,7 @@ fn draw_birds(
                 .filter_map(|(.., boid, _)| boid.map(|b| b.id))
                 .collect();
             Part {
+                entity,
                 columns,
                 size,
                 small: linear(look.small_flock),
@@ -199,6 +218,9 @@ fn draw_birds(
                 large_at: look.large_flock_size.max(f32::MIN_POSITIVE),
                 plain: linear(look.plain),
                 skip,
+                wrapped: flock
+                    .map(|f| f.params.bounds())
+                    .filter(|b| b.wrapped && drawing.around.is_some()),
             }
         })
         .collect();
@@ -216,6 +238,15 @@ fn draw_birds(
     colours.resize(n * VERTS_PER_BIRD, [0.0; 4]);
     let frame = frame.map_or(0.0, |f| f.0 as f32);
     let (flapping, by_size) = (drawing.flapping, drawing.colour_by_flock_size);
+    let around = drawing.around.unwrap_or(Vec2::ZERO);
+    // A highlight outside any flock (a leader) is drawn around the point in the first wrapped
+    // world, a flock's bird in its own.
+    let any_wrapped = parts.iter().find_map(|p| p.wrapped);
+    let world_of = |member: Option<&crate::components::FlockMember>| {
+        member
+            .and_then(|m| parts.iter().find(|p| p.entity == m.0))
+            .map_or(any_wrapped, |p| p.wrapped)
+    };
     let flap_at = |x: f32| {
         if flapping {
             (frame * 0.2 + x * 0.05).sin() * 0.4
@@ -246,7 +277,11 @@ fn draw_birds(
                         p.fill([0.0; 3]);
                         continue;
                     }
-                    let pos = Vec2::new(cols.px[k], cols.py[k]);
+                    let pos = nearest_image(
+                        part.wrapped.as_ref(),
+                        around,
+                        Vec2::new(cols.px[k], cols.py[k]),
+                    );
                     let heading = Vec2::new(cols.vx[k], cols.vy[k]).normalize_or(Vec2::Y);
                     bird_vertices(pos, heading, part.size, flap_at(pos.x), p);
                     let colour = if by_size {
@@ -262,14 +297,15 @@ fn draw_birds(
         at += len;
     }
     // Highlights last, so they are drawn on top.
-    for (pos, vel, highlight, ..) in &highlights {
+    for (pos, vel, highlight, _, member) in &highlights {
         let heading = vel.map_or(Vec2::Y, |v| v.0.normalize_or(Vec2::Y));
         let range = at * VERTS_PER_BIRD..(at + 1) * VERTS_PER_BIRD;
+        let pos = nearest_image(world_of(member).as_ref(), around, pos.0);
         bird_vertices(
-            pos.0,
+            pos,
             heading,
             highlight.size,
-            flap_at(pos.0.x),
+            flap_at(pos.x),
             &mut positions[range.clone()],
         );
         colours[range].fill(linear(highlight.colour));

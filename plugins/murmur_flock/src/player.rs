@@ -1,7 +1,7 @@
 //! A game's own entity as a bird of a flock: the flock sees it as one of its own and, within a
 //! range, follows it (or flees it); its place comes from the entity's `Transform`.
 
-use crate::components::{Boid, FlockMember, Leader, Piloted, Position, Velocity};
+use crate::components::{Boid, Flock, FlockMember, Leader, Piloted, Position, Velocity};
 use crate::plugin::FlockSystems;
 use bevy_app::{App, FixedUpdate, Plugin};
 use bevy_ecs::intern::Interned;
@@ -109,19 +109,30 @@ fn join_player(
 }
 
 /// Takes each player's place from its `Transform`, and its velocity from the move since the
-/// last tick. A non-finite place (a physics body thrown out of the world) is ignored.
+/// last tick (the short way round in a wrapped world, so that a player put back across the
+/// seam keeps its heading). A non-finite place (a physics body thrown out of the world) is
+/// ignored.
 fn follow_transforms(
-    mut players: Query<
-        (&Transform, &mut Position, &mut Velocity, &mut LastPlace),
-        With<FlockPlayer>,
-    >,
+    mut players: Query<(
+        &FlockPlayer,
+        &Transform,
+        &mut Position,
+        &mut Velocity,
+        &mut LastPlace,
+    )>,
+    flocks: Query<&Flock>,
 ) {
-    for (transform, mut pos, mut vel, mut last) in &mut players {
+    for (player, transform, mut pos, mut vel, mut last) in &mut players {
         let at = transform.translation.truncate();
         if !at.is_finite() {
             continue;
         }
-        let moved = last.0.map_or(Vec2::ZERO, |before| at - before);
+        let moved = last
+            .0
+            .map_or(Vec2::ZERO, |before| match flocks.get(player.flock) {
+                Ok(flock) => flock.params.bounds().delta(before, at),
+                Err(_) => at - before,
+            });
         last.0 = Some(at);
         if pos.0 != at {
             pos.0 = at;

@@ -77,6 +77,8 @@ impl PanelState {
 /// Adds the panel. Insert a [`PanelState`] first to choose where files go (default: nowhere).
 pub fn plugin(app: &mut App) {
     app.add_plugins((actions_plugin, figures::plugin, gizmos::plugin))
+        // The panel reports what it covers (for the camera).
+        .init_resource::<crate::app::camera::Playfield>()
         .add_systems(Update, toggle_key.before(actions::apply_actions))
         .add_systems(EguiPrimaryContextPass, ui::draw_panel);
 }

@@ -4,6 +4,7 @@ use super::actions::MAX_PANEL_BOIDS;
 use super::figures::{Figures, StepTime};
 use super::gizmos::DebugDraw;
 use super::{PanelAction, PanelState};
+use crate::app::camera::Playfield;
 use crate::app::player::PlayerTuning;
 use crate::app::render::Looks;
 use crate::app::scene::SceneConfig;
@@ -88,10 +89,18 @@ pub(super) fn draw_panel(
     diagnostics: Res<DiagnosticsStore>,
     birds: Query<&NeighbourCount, With<Boid>>,
     mut actions: MessageWriter<PanelAction>,
+    mut playfield: ResMut<Playfield>,
 ) -> Result {
     let ctx = contexts.ctx_mut()?;
     let mut out = Vec::new();
+    // What the panel covers, for the camera (nothing while it is closed).
+    let mut covers = |right: f32| {
+        if playfield.right != right {
+            playfield.right = right;
+        }
+    };
     if !state.open {
+        covers(0.0);
         egui::Area::new("panel-button".into())
             .anchor(egui::Align2::RIGHT_TOP, egui::vec2(-8.0, 8.0))
             .show(ctx, |ui| {
@@ -109,7 +118,7 @@ pub(super) fn draw_panel(
             .layer_id(egui::LayerId::background())
             .max_rect(ctx.content_rect()),
     );
-    egui::Panel::right("panel")
+    let shown = egui::Panel::right("panel")
         .resizable(true)
         .default_size(330.0)
         .show(&mut root, |ui| {
@@ -388,6 +397,7 @@ pub(super) fn draw_panel(
                     .on_hover_text("Last 30 s");
             });
         });
+    covers(shown.response.rect.width());
     actions.write_batch(out);
     Ok(())
 }

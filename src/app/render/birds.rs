@@ -44,6 +44,8 @@ fn hand_looks_over(
     let wanted = BirdDrawing {
         flapping: looks.flapping,
         colour_by_flock_size: looks.colour_by_flock_size,
+        // Set by the camera.
+        around: drawing.around,
     };
     if *drawing != wanted {
         *drawing = wanted;

@@ -1,8 +1,9 @@
 //! Drawing: every bird in one mesh (one draw call, the library's renderer), wings that flap,
-//! colour by local flock size, and trails that fade like the p5 sketch's.
+//! colour by local flock size, trails that fade like the p5 sketch's, and the gold bird's own.
 
 mod birds;
 mod outline;
+mod player_trail;
 mod trails;
 
 use bevy::prelude::*;
@@ -50,7 +51,12 @@ impl Default for Looks {
 pub fn plugin(app: &mut App) {
     app.init_resource::<Looks>()
         .add_systems(Startup, size_birds)
-        .add_plugins((birds::plugin, outline::plugin, trails::plugin));
+        .add_plugins((
+            birds::plugin,
+            outline::plugin,
+            trails::plugin,
+            player_trail::plugin,
+        ));
 }
 
 /// Sizes the birds for the scene and the window (unless a size was set).

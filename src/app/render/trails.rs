@@ -1,5 +1,6 @@
 //! Trails: the world camera stops clearing its image and a sky-coloured rectangle at alpha
-//! 40/255 is painted over the view before the birds each frame, so the past fades.
+//! 40/255 is painted over the view before the birds each frame, so the past fades. While the
+//! view moves the image is cleared each frame instead (the gold bird keeps a trail of its own).
 
 use super::Looks;
 use crate::app::camera::{BACKGROUND, WORLD_LAYER, WorldCamera};
@@ -56,10 +57,21 @@ fn fade(
     camera: Single<(&mut Camera, &Projection, &Transform), (With<WorldCamera>, Without<FadeQuad>)>,
     quad: Single<(&mut Transform, &mut Visibility), With<FadeQuad>>,
     mut was_on: Local<bool>,
+    mut last_view: Local<Option<(Vec3, f32)>>,
 ) {
     let (mut camera, projection, cam_transform) = camera.into_inner();
     let (mut quad_transform, mut visibility) = quad.into_inner();
     if looks.trails && !*was_on {
+        clear.0 = true;
+    }
+    let scale = match projection {
+        Projection::Orthographic(o) => o.scale,
+        _ => 1.0,
+    };
+    // The trails live in screen space: a view that moved or zoomed (the follow camera, a pan)
+    // would smear them across the sky, so the image starts afresh.
+    let view = (cam_transform.translation, scale);
+    if last_view.replace(view).is_some_and(|before| before != view) {
         clear.0 = true;
     }
     *was_on = looks.trails;
@@ -76,10 +88,6 @@ fn fade(
         Visibility::Visible
     } else {
         Visibility::Hidden
-    };
-    let scale = match projection {
-        Projection::Orthographic(o) => o.scale,
-        _ => 1.0,
     };
     let view = Vec2::new(
         window.physical_width() as f32,

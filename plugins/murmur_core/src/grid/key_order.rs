@@ -150,35 +150,41 @@ pub(super) fn order_cells_by_key(
     };
     let cells_per_part = cells.div_ceil(parts).max(1);
     // Each part: its cells, insertion-sorted where small; says whether a large one is unsorted.
-    let big_unsorted = (0..parts)
-        .into_par_iter()
-        .map(|p| {
-            let (c0, c1) = (
-                (p * cells_per_part).min(cells),
-                ((p + 1) * cells_per_part).min(cells),
+    let part = |p: usize| {
+        let (c0, c1) = (
+            (p * cells_per_part).min(cells),
+            ((p + 1) * cells_per_part).min(cells),
+        );
+        let (start, end) = (cell_start[c0] as usize, cell_start[c1] as usize);
+        // SAFETY: the parts' cell ranges are disjoint, so are their sorted index ranges
+        // (cell_start is non-decreasing and ends at n).
+        let mut range = unsafe { ptrs.range(start, end) };
+        let mut big = false;
+        for c in c0..c1 {
+            let (from, to) = (
+                cell_start[c] as usize - start,
+                cell_start[c + 1] as usize - start,
             );
-            let (start, end) = (cell_start[c0] as usize, cell_start[c1] as usize);
-            // SAFETY: the parts' cell ranges are disjoint, so are their sorted index ranges
-            // (cell_start is non-decreasing and ends at n).
-            let mut range = unsafe { ptrs.range(start, end) };
-            let mut big = false;
-            for c in c0..c1 {
-                let (from, to) = (
-                    cell_start[c] as usize - start,
-                    cell_start[c + 1] as usize - start,
-                );
-                if to - from < 2 || range.is_sorted(keys, from, to) {
-                    continue;
-                }
-                if to - from <= INSERTION_MAX {
-                    range.insertion_sort(keys, from, to);
-                } else {
-                    big = true;
-                }
+            if to - from < 2 || range.is_sorted(keys, from, to) {
+                continue;
             }
-            big
-        })
-        .reduce(|| false, |a, b| a | b);
+            if to - from <= INSERTION_MAX {
+                range.insertion_sort(keys, from, to);
+            } else {
+                big = true;
+            }
+        }
+        big
+    };
+    // One part runs here: a small flock's tick is too short to hand work to the pool.
+    let big_unsorted = if parts == 1 {
+        part(0)
+    } else {
+        (0..parts)
+            .into_par_iter()
+            .map(part)
+            .reduce(|| false, |a, b| a | b)
+    };
     if !big_unsorted {
         return;
     }

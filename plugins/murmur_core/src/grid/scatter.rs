@@ -37,14 +37,20 @@ pub(super) fn sort_in_parallel(
     // counts[p * cells + c]: boids of part p in cell c, then where part p writes in cell c.
     counts.clear();
     counts.resize(parts * cells, 0);
-    counts
-        .par_chunks_mut(cells.max(1))
-        .zip(cell_of.par_chunks(part_len))
-        .for_each(|(count, part)| {
-            for &c in part {
-                count[c as usize] += 1;
-            }
-        });
+    let count_part = |(count, part): (&mut [u32], &[u32])| {
+        for &c in part {
+            count[c as usize] += 1;
+        }
+    };
+    // One part runs here: a small flock's tick is too short to hand work to the pool.
+    if parts == 1 {
+        count_part((&mut counts[..], cell_of));
+    } else {
+        counts
+            .par_chunks_mut(cells.max(1))
+            .zip(cell_of.par_chunks(part_len))
+            .for_each(count_part);
+    }
     let mut next = 0u32;
     for c in 0..cells {
         cell_start[c] = next;
@@ -64,29 +70,34 @@ pub(super) fn sort_in_parallel(
         DisjointWrites::new(&mut to.vy),
         DisjointWrites::new(order),
     );
-    counts
-        .par_chunks_mut(cells.max(1))
-        .enumerate()
-        .for_each(|(p, cursor)| {
-            let (px, py, vx, vy, order) = targets;
-            let first = (p * part_len).min(n);
-            let last = (first + part_len).min(n);
-            for (i, &c) in (first..last).zip(&cell_of[first..last]) {
-                let c = c as usize;
-                let k = cursor[c] as usize;
-                cursor[c] += 1;
-                assert!(k < n, "write positions within the columns");
-                // SAFETY: the write positions of all parts in all cells are disjoint ranges
-                // that together tile 0..n (built from the counts above), and each part
-                // advances only its own cursor within its own range, so every k < n is
-                // written exactly once, by one part.
-                unsafe {
-                    px.write(k, from.px[i]);
-                    py.write(k, from.py[i]);
-                    vx.write(k, from.vx[i]);
-                    vy.write(k, from.vy[i]);
-                    order.write(k, i as u32);
-                }
+    let scatter_part = |(p, cursor): (usize, &mut [u32])| {
+        let (px, py, vx, vy, order) = targets;
+        let first = (p * part_len).min(n);
+        let last = (first + part_len).min(n);
+        for (i, &c) in (first..last).zip(&cell_of[first..last]) {
+            let c = c as usize;
+            let k = cursor[c] as usize;
+            cursor[c] += 1;
+            assert!(k < n, "write positions within the columns");
+            // SAFETY: the write positions of all parts in all cells are disjoint ranges
+            // that together tile 0..n (built from the counts above), and each part
+            // advances only its own cursor within its own range, so every k < n is
+            // written exactly once, by one part.
+            unsafe {
+                px.write(k, from.px[i]);
+                py.write(k, from.py[i]);
+                vx.write(k, from.vx[i]);
+                vy.write(k, from.vy[i]);
+                order.write(k, i as u32);
             }
-        });
+        }
+    };
+    if parts == 1 {
+        scatter_part((0, &mut counts[..]));
+    } else {
+        counts
+            .par_chunks_mut(cells.max(1))
+            .enumerate()
+            .for_each(scatter_part);
+    }
 }

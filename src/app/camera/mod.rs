@@ -1,5 +1,13 @@
 //! The view: a world camera that draws into an image (so trails can persist), a screen camera
-//! that shows that image and the UI, pan and zoom, and the cursor in world coordinates.
+//! that shows that image and the UI, pan and zoom, the playfield the panel leaves, the follow
+//! camera, the arrows to what is out of view, and the cursor in world coordinates.
+
+pub mod arrows;
+pub mod follow;
+pub mod playfield;
+
+pub use follow::FollowCamera;
+pub use playfield::Playfield;
 
 use super::scene::SceneConfig;
 use bevy::camera::RenderTarget;
@@ -43,6 +51,12 @@ pub struct CursorWorld(pub Option<Vec2>);
 #[derive(Message, Clone, Copy, Debug, Default)]
 pub struct FitView;
 
+/// The view is the whole world fitted into the playfield (at start and after Home), not a
+/// view the user zoomed, panned or the camera followed to; it is fitted again when the
+/// playfield changes.
+#[derive(Resource, Clone, Copy, Debug)]
+pub struct FittedView(pub bool);
+
 /// Runs before anything that reads [`CursorWorld`].
 #[derive(SystemSet, Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct TrackCursor;
@@ -50,17 +64,25 @@ pub struct TrackCursor;
 /// Adds this module's resources and systems.
 pub fn plugin(app: &mut App) {
     app.init_resource::<CursorWorld>()
+        .init_resource::<Playfield>()
+        .insert_resource(FittedView(true))
         .add_message::<FitView>()
+        .add_plugins((follow::plugin, arrows::plugin))
         .add_systems(Startup, spawn_cameras)
         .add_systems(
             Update,
             (
                 fit_view_image,
                 (zoom, pan, recentre),
+                keep_playfield_centre,
+                follow::follow_keys,
+                follow::follow_player,
+                (follow::draw_around_view, arrows::find_arrows),
                 track_cursor.in_set(TrackCursor),
             )
                 .chain(),
-        );
+        )
+        .add_systems(bevy_egui::EguiPrimaryContextPass, arrows::draw_arrows);
 }
 
 fn window_pixels(window: &Window) -> UVec2 {
@@ -161,11 +183,13 @@ fn zoom(
     scroll: Res<AccumulatedMouseScroll>,
     wants: Res<EguiWantsInput>,
     cursor: Res<CursorWorld>,
+    mut fitted: ResMut<FittedView>,
     camera: Single<(&mut Projection, &mut Transform), With<WorldCamera>>,
 ) {
     if scroll.delta.y == 0.0 || wants.wants_any_pointer_input() {
         return;
     }
+    fitted.0 = false;
     let (mut projection, mut transform) = camera.into_inner();
     if let Projection::Orthographic(ortho) = &mut *projection {
         let factor = 0.9f32.powf(scroll.delta.y.clamp(-5.0, 5.0));
@@ -181,15 +205,20 @@ fn zoom(
     }
 }
 
-/// Dragging with the middle mouse button pans.
+/// Dragging with the middle mouse button pans (and stops following the gold bird until it
+/// flies again).
 fn pan(
     buttons: Res<ButtonInput<MouseButton>>,
     motion: Res<AccumulatedMouseMotion>,
+    mut fitted: ResMut<FittedView>,
+    mut follow: ResMut<FollowCamera>,
     camera: Single<(&Projection, &mut Transform), With<WorldCamera>>,
 ) {
     if !buttons.pressed(MouseButton::Middle) || motion.delta == Vec2::ZERO {
         return;
     }
+    fitted.0 = false;
+    follow.engaged = false;
     let (projection, mut transform) = camera.into_inner();
     if let Projection::Orthographic(ortho) = projection {
         transform.translation.x -= motion.delta.x * ortho.scale;
@@ -197,22 +226,83 @@ fn pan(
     }
 }
 
-/// `Home` puts the whole world back in view.
+/// `Home` fits the whole world into the playfield again (and stops following the gold bird
+/// until it flies again).
 fn recentre(
     keys: Res<ButtonInput<KeyCode>>,
     mut fit: MessageReader<FitView>,
     config: Res<SceneConfig>,
+    playfield: Res<Playfield>,
+    mut fitted: ResMut<FittedView>,
+    mut follow: ResMut<FollowCamera>,
     window: Single<&Window, With<PrimaryWindow>>,
     camera: Single<(&mut Projection, &mut Transform), With<WorldCamera>>,
 ) {
     if !keys.just_pressed(KeyCode::Home) && fit.read().count() == 0 {
         return;
     }
+    if keys.just_pressed(KeyCode::Home) {
+        follow.engaged = false;
+    }
+    fitted.0 = true;
     let (mut projection, mut transform) = camera.into_inner();
-    transform.translation = Vec3::ZERO;
-    if let Projection::Orthographic(ortho) = &mut *projection {
-        let world = Vec2::new(config.preset.world.width, config.preset.world.height);
-        ortho.scale = fit_scale(world, window_pixels(&window).as_vec2());
+    fit_into_playfield(
+        &config,
+        &playfield,
+        &window,
+        &mut projection,
+        &mut transform,
+    );
+}
+
+/// Fits the world into the playfield, centred there.
+fn fit_into_playfield(
+    config: &SceneConfig,
+    playfield: &Playfield,
+    window: &Window,
+    projection: &mut Projection,
+    transform: &mut Transform,
+) {
+    let Projection::Orthographic(ortho) = projection else {
+        return;
+    };
+    let field = playfield.in_pixels(window.scale_factor());
+    let world = Vec2::new(config.preset.world.width, config.preset.world.height);
+    ortho.scale = fit_scale(world, field.size(window_pixels(window).as_vec2()));
+    let at = field.camera_for(Vec2::ZERO, ortho.scale);
+    transform.translation.x = at.x;
+    transform.translation.y = at.y;
+}
+
+/// When the panel opens, closes or is resized: a fitted view is fitted again; any other keeps
+/// the world point at the playfield's centre where it is.
+fn keep_playfield_centre(
+    playfield: Res<Playfield>,
+    mut last: Local<Option<Playfield>>,
+    fitted: Res<FittedView>,
+    config: Res<SceneConfig>,
+    window: Single<&Window, With<PrimaryWindow>>,
+    camera: Single<(&mut Projection, &mut Transform), With<WorldCamera>>,
+) {
+    let before = last.replace(*playfield).unwrap_or_default();
+    if before == *playfield {
+        return;
+    }
+    let (mut projection, mut transform) = camera.into_inner();
+    if fitted.0 {
+        fit_into_playfield(
+            &config,
+            &playfield,
+            &window,
+            &mut projection,
+            &mut transform,
+        );
+    } else if let Projection::Orthographic(ortho) = &*projection {
+        let f = window.scale_factor();
+        let shift = (before.in_pixels(f).centre_offset() - playfield.in_pixels(f).centre_offset())
+            * ortho.scale;
+        transform.translation.x += shift.x;
+        transform.translation.y += shift.y;
     }
 }
 
