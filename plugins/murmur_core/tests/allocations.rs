@@ -30,6 +30,16 @@ unsafe impl GlobalAlloc for Counting {
 #[global_allocator]
 static GLOBAL: Counting = Counting;
 
+/// Every worker thread started and through its first search for work before anything is
+/// counted: a thread's first steal registers it with the work queues' memory reclamation (an
+/// allocation of the thread pool's, not the flock's), which a busy machine can delay past the
+/// warm-up ticks.
+fn settle_threads(pool: &rayon::ThreadPool) {
+    for _ in 0..3 {
+        pool.broadcast(|_| std::thread::yield_now());
+    }
+}
+
 #[test]
 fn ticks_after_warm_up_do_not_allocate() {
     for preset in ["cornell", "reynolds", "spaceboids"] {
@@ -40,10 +50,11 @@ fn ticks_after_warm_up_do_not_allocate() {
             .num_threads(2)
             .build()
             .unwrap();
+        settle_threads(&pool);
         pool.install(|| {
             let mut fast = FastFlock::new(p.flock_params(), 20_000, 3);
             let mut sim = FlockSim::new(p.flock_params(), 20_000, 3);
-            for _ in 0..3 {
+            for _ in 0..5 {
                 fast.step();
                 sim.step();
             }

@@ -224,6 +224,12 @@ fn a_tick_after_warm_up_allocates_nothing() {
         .num_threads(2)
         .build()
         .unwrap();
+    // Every worker thread started and through its first search for work before anything is
+    // counted: a thread's first steal registers it with the work queues' memory reclamation
+    // (an allocation of the thread pool's), which a busy machine can delay past the warm-up.
+    for _ in 0..3 {
+        pool.broadcast(|_| std::thread::yield_now());
+    }
     let world = app.world_mut();
     let count = pool.install(|| allocations(world, 20, 50));
     assert_eq!(columns(&app, flock).tick(), 70, "the flock ticked");
