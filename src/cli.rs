@@ -22,6 +22,8 @@ pub enum Command {
     Headless(HeadlessArgs),
     /// Render the app's scene after some ticks and save it as a PNG (works under Xvfb).
     Screenshot(ScreenshotArgs),
+    /// Record the app's scene into an animated GIF, frame by frame at exact ticks.
+    Record(crate::modes::record::RecordArgs),
     /// Run the microboids firmware model (Q15) and write its trajectory as CSV.
     Q15(Q15Args),
     /// Show the microboids board alone: its OLED, at the board's own tick.
@@ -501,7 +503,7 @@ impl FlyDirection {
 }
 
 /// Parses `WIDTHxHEIGHT` window pixels (16 to 8192 each).
-fn parse_size(s: &str) -> Result<(u32, u32), String> {
+pub fn parse_size(s: &str) -> Result<(u32, u32), String> {
     let (w, h) = parse_world(s)?;
     let ok = |v: f32| v.fract() == 0.0 && (16.0..=8192.0).contains(&v);
     if ok(w) && ok(h) {

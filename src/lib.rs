@@ -5,6 +5,7 @@
 //! itself lives in the `flock` (Bevy) and `murmur_core` (Bevy-free) crates under `plugins/`.
 
 pub mod app;
+pub mod capture;
 #[cfg(not(target_arch = "wasm32"))]
 pub mod cli;
 #[cfg(not(target_arch = "wasm32"))]

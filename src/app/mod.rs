@@ -4,6 +4,7 @@
 pub mod board;
 pub mod bodies;
 pub mod camera;
+pub mod capture;
 pub mod controls;
 pub mod hud;
 pub mod leader;
@@ -60,6 +61,7 @@ pub fn plugin(app: &mut App) {
         predators::plugin,
         predators::rings_plugin,
         bodies::plugin,
+        capture::plugin,
     ));
 }
 

@@ -5,6 +5,7 @@ pub mod headless;
 pub mod mirror_app;
 pub mod oled;
 pub mod q15;
+pub mod record;
 pub mod scene;
 pub mod screenshot;
 pub mod serial;
@@ -53,6 +54,7 @@ pub fn run(cli: Cli) -> Result<(), ModeError> {
         Some(Command::Run(args)) => window::run(args),
         Some(Command::Headless(args)) => headless::run(args),
         Some(Command::Screenshot(args)) => screenshot::run(args),
+        Some(Command::Record(args)) => record::run(args),
         Some(Command::Q15(args)) => q15::run(args),
         Some(Command::Oled(args)) => oled::run(args),
         Some(Command::Sweep(args)) => sweep::run(args),
