@@ -342,9 +342,12 @@ pub struct SweepArgs {
     /// Other overrides applied to every run.
     #[arg(long = "set", value_name = "NAME=VALUE")]
     pub overrides: Vec<String>,
-    /// Output prefix: writes PREFIX.csv and PREFIX.png.
+    /// Output prefix: writes PREFIX.csv, PREFIX.png and PREFIX.svg.
     #[arg(long, default_value = "sweep")]
     pub out: String,
+    /// A logarithmic axis for the swept values (for values over decades; all above 0).
+    #[arg(long)]
+    pub log_x: bool,
 }
 
 /// A list of swept values.

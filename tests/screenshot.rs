@@ -6,113 +6,11 @@
 //! with neither it is skipped, unless `MURMUR_REQUIRE_DISPLAY=1` (set by `.ci/run`) makes that a
 //! failure.
 
-use std::path::{Path, PathBuf};
-use std::process::{Child, Command, Stdio};
+mod common;
 
-/// A display to render on, and the Xvfb we started for it (killed on drop).
-struct Display {
-    name: String,
-    server: Option<Child>,
-}
-
-impl Drop for Display {
-    fn drop(&mut self) {
-        if let Some(server) = &mut self.server {
-            // SIGTERM lets Xvfb remove its lock file and socket; SIGKILL would leave them behind
-            // and, run after run, use up the display numbers.
-            let _ = Command::new("kill")
-                .args(["-TERM", &server.id().to_string()])
-                .status();
-            for _ in 0..40 {
-                if let Ok(Some(_)) = server.try_wait() {
-                    return;
-                }
-                std::thread::sleep(std::time::Duration::from_millis(50));
-            }
-            let _ = server.kill();
-            let _ = server.wait();
-        }
-    }
-}
-
-/// Whether display `n` is taken. A lock file whose server is gone (killed without cleaning up)
-/// is stale: it and its socket are removed, and the number is free again.
-fn display_taken(n: u32) -> bool {
-    let lock = format!("/tmp/.X{n}-lock");
-    let socket = format!("/tmp/.X11-unix/X{n}");
-    let Ok(text) = std::fs::read_to_string(&lock) else {
-        return Path::new(&socket).exists();
-    };
-    let alive = text
-        .trim()
-        .parse::<u32>()
-        .is_ok_and(|pid| Path::new(&format!("/proc/{pid}")).exists());
-    if alive {
-        return true;
-    }
-    std::fs::remove_file(&lock).is_err() || {
-        let _ = std::fs::remove_file(&socket);
-        false
-    }
-}
-
-fn display() -> Option<Display> {
-    if let Ok(name) = std::env::var("DISPLAY")
-        && !name.is_empty()
-    {
-        return Some(Display { name, server: None });
-    }
-    for n in 90..190 {
-        if display_taken(n) {
-            continue;
-        }
-        let name = format!(":{n}");
-        let Ok(server) = Command::new("Xvfb")
-            .args([&name, "-screen", "0", "1920x1080x24", "-nolisten", "tcp"])
-            .stdout(Stdio::null())
-            .stderr(Stdio::null())
-            .spawn()
-        else {
-            return None; // no Xvfb installed
-        };
-        let socket = format!("/tmp/.X11-unix/X{n}");
-        for _ in 0..100 {
-            if Path::new(&socket).exists() {
-                break;
-            }
-            std::thread::sleep(std::time::Duration::from_millis(50));
-        }
-        return Some(Display {
-            name,
-            server: Some(server),
-        });
-    }
-    None
-}
-
-/// Held for a whole test: each test starts its own Xvfb on the first free display number, and
-/// two starting at once would pick the same one.
-static ONE_AT_A_TIME: std::sync::Mutex<()> = std::sync::Mutex::new(());
-
-fn display_or_skip() -> Option<(std::sync::MutexGuard<'static, ()>, Display)> {
-    let guard = ONE_AT_A_TIME
-        .lock()
-        .unwrap_or_else(std::sync::PoisonError::into_inner);
-    let d = display();
-    if d.is_none() {
-        if std::env::var("MURMUR_REQUIRE_DISPLAY").is_ok_and(|v| v == "1") {
-            panic!("no X display and no Xvfb, but MURMUR_REQUIRE_DISPLAY=1");
-        }
-        eprintln!("skipped: no X display (set DISPLAY or install Xvfb)");
-    }
-    d.map(|d| (guard, d))
-}
-
-struct Picture {
-    width: usize,
-    height: usize,
-    rgb: Vec<[u8; 3]>,
-}
+use common::{Display, Picture, display_or_skip, is_bird, is_crimson, is_gold, load};
+use std::path::PathBuf;
+use std::process::{Command, Stdio};
 
 fn screenshot(display: &Display, extra: &[&str], name: &str) -> Picture {
     let out: PathBuf =
@@ -138,38 +36,6 @@ fn screenshot(display: &Display, extra: &[&str], name: &str) -> Picture {
         .expect("murmur runs");
     assert!(status.success(), "murmur screenshot failed: {status}");
     load(&out)
-}
-
-/// Reads a PNG written by murmur, then removes it.
-fn load(out: &Path) -> Picture {
-    let decoder = png::Decoder::new(std::io::BufReader::new(std::fs::File::open(out).unwrap()));
-    let mut reader = decoder.read_info().unwrap();
-    let mut buf = vec![0; reader.output_buffer_size().unwrap()];
-    let info = reader.next_frame(&mut buf).unwrap();
-    let channels = info.color_type.samples();
-    let rgb = buf[..info.buffer_size()]
-        .chunks(channels)
-        .map(|p| [p[0], p[1], p[2]])
-        .collect();
-    let _ = std::fs::remove_file(out);
-    Picture {
-        width: info.width as usize,
-        height: info.height as usize,
-        rgb,
-    }
-}
-
-fn is_bird(p: [u8; 3]) -> bool {
-    // Flock birds are dark blue to violet on the light sky (112, 231, 255).
-    p[1] < 120 && p[2] > 60 && p[0] < 150
-}
-
-fn is_gold(p: [u8; 3]) -> bool {
-    p[0] > 200 && (140..235).contains(&p[1]) && p[2] < 90
-}
-
-fn is_crimson(p: [u8; 3]) -> bool {
-    p[0] > 170 && p[1] < 80 && (20..120).contains(&p[2])
 }
 
 /// Pixels matching `f`, away from the two text boxes (top-left status, bottom help line).

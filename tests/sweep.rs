@@ -67,8 +67,10 @@ fn a_sweep_writes_one_row_per_point_and_a_plot() {
     );
     let csv = std::fs::read_to_string(format!("{prefix}.csv")).unwrap();
     let png = std::fs::read(format!("{prefix}.png")).unwrap();
-    let _ = std::fs::remove_file(format!("{prefix}.csv"));
-    let _ = std::fs::remove_file(format!("{prefix}.png"));
+    let svg = std::fs::read_to_string(format!("{prefix}.svg")).unwrap();
+    for ext in ["csv", "png", "svg"] {
+        let _ = std::fs::remove_file(format!("{prefix}.{ext}"));
+    }
     let rows: Vec<&str> = csv.lines().collect();
     assert!(rows[0].starts_with("boids,width,height,eta,polarization,polarization_err"));
     assert_eq!(rows.len(), 1 + 2 * 3, "two series of three values");
@@ -76,6 +78,86 @@ fn a_sweep_writes_one_row_per_point_and_a_plot() {
     let pol = |row: &str| row.split(',').nth(4).unwrap().parse::<f64>().unwrap();
     assert!(pol(rows[1]) > 0.9 && pol(rows[3]) < 0.4, "{csv}");
     assert_eq!(&png[1..4], b"PNG");
+    // The vector figure: both series in the legend, error bars in the first series' colour
+    // (three points, three lines each, beside its polyline), a linear axis.
+    assert!(svg.starts_with("<svg"), "an SVG");
+    assert!(svg.contains("N = 30, L = 3") && svg.contains("N = 60, L = 4"));
+    let blue = svg
+        .matches("<line opacity=\"1\" stroke=\"#1F77B4\"")
+        .count();
+    assert!(blue >= 9, "error bars drawn: {blue} lines");
+    let x = x_axis_labels(&svg);
+    assert!(
+        x.contains(&"3".to_string()) || x.contains(&"3.0".to_string()),
+        "a linear axis: {x:?}"
+    );
+}
+
+/// The labels along an SVG chart's x axis: the texts below the plot (the title is at the top,
+/// the y axis's labels beside it), less the axis's name.
+fn x_axis_labels(svg: &str) -> Vec<String> {
+    svg.split("<text")
+        .skip(1)
+        .filter_map(|t| {
+            let (attrs, rest) = t.split_once('>')?;
+            let y: f64 = attrs
+                .split("y=\"")
+                .nth(1)?
+                .split('"')
+                .next()?
+                .parse()
+                .ok()?;
+            let (text, _) = rest.split_once("</text>")?;
+            Some((y, text.trim().to_string()))
+        })
+        .filter(|(y, text)| *y > 535.0 && text != "eta")
+        .map(|(_, text)| text)
+        .collect()
+}
+
+#[test]
+fn a_sweep_over_decades_gets_a_logarithmic_axis_when_asked() {
+    let prefix = std::env::temp_dir().join(format!("murmur-sweep-log-{}", std::process::id()));
+    let prefix = prefix.to_str().unwrap();
+    let out = murmur(&[
+        "sweep",
+        "--preset",
+        "vicsek",
+        "--param",
+        "eta",
+        "--values",
+        "0.05,0.5,5",
+        "--boids",
+        "30",
+        "--world",
+        "3x3",
+        "--steps",
+        "60",
+        "--average-last",
+        "20",
+        "--seeds",
+        "1",
+        "--log-x",
+        "--out",
+        prefix,
+    ]);
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let svg = std::fs::read_to_string(format!("{prefix}.svg")).unwrap();
+    for ext in ["csv", "png", "svg"] {
+        let _ = std::fs::remove_file(format!("{prefix}.{ext}"));
+    }
+    let labels = x_axis_labels(&svg);
+    assert_eq!(labels, vec!["0.1", "1.0"], "decades on the axis");
+    // Values at or below 0 cannot go on a logarithmic axis.
+    let out = murmur(&[
+        "sweep", "--preset", "vicsek", "--param", "eta", "--values", "0,1", "--log-x",
+    ]);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("--log-x needs values above 0"));
 }
 
 #[test]

@@ -19,6 +19,7 @@ const BRUTE_MAX: usize = 20_000;
 struct Bench {
     args: BenchArgs,
     lines: Vec<serde_json::Value>,
+    progress: super::progress::Progress,
 }
 
 impl Bench {
@@ -134,11 +135,33 @@ pub fn run(args: BenchArgs) -> Result<(), ModeError> {
             "--sizes takes 1 to 20000000 birds each".into(),
         ));
     }
+    let all = rayon::current_num_threads();
+    // The measurements ahead, for the progress bar.
+    let wants = |part: &str| {
+        args.only
+            .as_ref()
+            .is_none_or(|o| o.iter().any(|p| p == part))
+    };
+    let thread_counts = if all > 1 { 2 } else { 1 };
+    let neighbour_sizes = sizes
+        .iter()
+        .filter(|&&n| !(args.quick && n > 100_000))
+        .count();
+    let planned = [
+        (wants("sim"), sizes.len() * thread_counts),
+        (wants("ecs"), 1),
+        (wants("neighbours"), neighbour_sizes),
+        (wants("abm"), 2),
+    ]
+    .iter()
+    .filter(|(on, _)| *on)
+    .map(|(_, n)| *n as u64)
+    .sum();
     let mut bench = Bench {
         args,
         lines: Vec::new(),
+        progress: super::progress::Progress::new("measurements", planned),
     };
-    let all = rayon::current_num_threads();
     if bench.wants("sim") {
         for &n in &sizes {
             let params = params_for(&preset, n, bench.args.neighbours);
@@ -170,6 +193,7 @@ pub fn run(args: BenchArgs) -> Result<(), ModeError> {
                     })
                 });
                 bench.emit(line);
+                bench.progress.advance(1);
             }
         }
     }
@@ -226,11 +250,13 @@ pub fn run(args: BenchArgs) -> Result<(), ModeError> {
             "ecs_steps_per_s": ecs, "core_steps_per_s": core, "fast_core_steps_per_s": fastest,
             "ecs_share_of_fast_core": ecs / fastest, "ecs_share_of_core": ecs / core,
         }));
+        bench.progress.advance(1);
     }
     if bench.wants("neighbours") {
         let quick = bench.args.quick;
         for &n in sizes.iter().filter(|&&n| !(quick && n > 100_000)) {
             neighbour_methods(&mut bench, &preset, n);
+            bench.progress.advance(1);
         }
     }
     if bench.wants("abm") {
@@ -263,8 +289,10 @@ pub fn run(args: BenchArgs) -> Result<(), ModeError> {
             });
             times.sort_by(f64::total_cmp);
             bench.emit(json!({"kind": "abm", "size": size, "boids": boids, "runs": runs, "median_ms": times[times.len() / 2], "threads": 1}));
+            bench.progress.advance(1);
         }
     }
+    bench.progress.finish();
     if !bench.args.json {
         print_tables(&bench.lines);
     }

@@ -9,6 +9,9 @@ use serde::Serialize;
 use std::io::Write;
 use std::time::{Duration, Instant};
 
+/// Ticks run between two moves of the progress bar.
+const PROGRESS_PIECE: u64 = 30;
+
 /// One line of output.
 #[derive(Serialize)]
 struct Sample {
@@ -245,10 +248,21 @@ pub fn run(args: HeadlessArgs) -> Result<(), ModeError> {
         &mut out,
     )?;
     let (mut step, mut busy) = (0u64, Duration::ZERO);
+    let mut progress = super::progress::Progress::new("steps", args.steps);
     while step < args.steps {
         let ticks = args.every.min(args.steps - step);
         let started = Instant::now();
-        let done = advance_ticks(&mut app, flock, ticks);
+        // In pieces, so that the progress bar moves between reports.
+        let mut done = 0;
+        while done < ticks {
+            let piece = (ticks - done).min(PROGRESS_PIECE);
+            let ran = advance_ticks(&mut app, flock, piece);
+            done += ran;
+            progress.advance(ran);
+            if ran != piece {
+                break;
+            }
+        }
         let elapsed = started.elapsed();
         if done != ticks {
             return Err(ModeError::Failed(format!(
@@ -269,6 +283,7 @@ pub fn run(args: HeadlessArgs) -> Result<(), ModeError> {
             &mut out,
         )?;
     }
+    progress.finish();
     let metrics = measure(&mut app);
     let step_ms = if step > 0 {
         busy.as_secs_f64() * 1e3 / step as f64

@@ -4,6 +4,7 @@ pub mod bench;
 pub mod headless;
 pub mod mirror_app;
 pub mod oled;
+pub mod progress;
 pub mod q15;
 pub mod record;
 pub mod scene;

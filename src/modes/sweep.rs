@@ -76,6 +76,18 @@ pub fn run(args: SweepArgs) -> Result<(), ModeError> {
             "give one --world, or one per --boids entry".into(),
         ));
     }
+    if args.log_x {
+        if args.param2.is_some() {
+            return Err(ModeError::Usage(
+                "--log-x is for a sweep of one parameter (a line chart)".into(),
+            ));
+        }
+        if let Some(v) = args.values.0.iter().find(|v| **v <= 0.0) {
+            return Err(ModeError::Usage(format!(
+                "--log-x needs values above 0, got {v}"
+            )));
+        }
+    }
     let mut base = Preset::load(&args.preset).map_err(|e| ModeError::Usage(e.to_string()))?;
     base.apply_overrides(&args.overrides)
         .map_err(|e| ModeError::Usage(e.to_string()))?;
@@ -107,18 +119,32 @@ pub fn run(args: SweepArgs) -> Result<(), ModeError> {
         }
     }
     let seeds: Vec<u64> = (1..=args.seeds).collect();
+    let progress = std::sync::Mutex::new(super::progress::Progress::new(
+        "runs",
+        (points.len() * seeds.len()) as u64,
+    ));
     let results: Vec<Vec<RunResult>> = points
         .par_iter()
         .map(|(_, boids, _, _, preset)| {
             seeds
                 .par_iter()
-                .map(|&seed| run_one(preset, *boids, seed, args.steps, args.average_last))
+                .map(|&seed| {
+                    let result = run_one(preset, *boids, seed, args.steps, args.average_last);
+                    if let Ok(mut p) = progress.lock() {
+                        p.advance(1);
+                    }
+                    result
+                })
                 .collect()
         })
         .collect();
+    if let Ok(mut p) = progress.lock() {
+        p.finish();
+    }
 
     let csv_path = PathBuf::from(format!("{}.csv", args.out));
     let png_path = PathBuf::from(format!("{}.png", args.out));
+    let svg_path = PathBuf::from(format!("{}.svg", args.out));
     let name2 = args.param2.clone().unwrap_or_default();
     let mut csv = format!(
         "boids,width,height,{}{},polarization,polarization_err,angular_momentum,angular_momentum_err,seeds,regime\n",
@@ -172,6 +198,9 @@ pub fn run(args: SweepArgs) -> Result<(), ModeError> {
         "{} steps, last {} averaged, {} seeds",
         args.steps, args.average_last, args.seeds
     );
+    let title_map = format!("{model}: regimes ({caption})");
+    let title_lines = format!("{model}: order against {} ({caption})", args.param);
+    let y_label = "polarization (v_a)";
     let canvas = match (&args.param2, &args.values2) {
         (Some(name2), Some(values2)) => {
             let categories: Vec<(&str, plot::Rgb)> = Regime::ALL
@@ -186,8 +215,17 @@ pub fn run(args: SweepArgs) -> Result<(), ModeError> {
                 .collect();
             // A map per series makes no sense; use the first.
             let per_map = args.values.0.len() * values2.0.len();
+            plot::svg::category_map(
+                &svg_path,
+                &title_map,
+                (&args.param, name2),
+                (&args.values.0, &values2.0),
+                &regimes[..per_map],
+                &categories,
+            )
+            .map_err(ModeError::Failed)?;
             plot::category_map(
-                &format!("{model}: regimes ({caption})"),
+                &title_map,
                 &args.param,
                 name2,
                 &args.values.0,
@@ -196,15 +234,25 @@ pub fn run(args: SweepArgs) -> Result<(), ModeError> {
                 &categories,
             )
         }
-        _ => plot::line_chart(
-            &format!("{model}: order against {} ({caption})", args.param),
-            &args.param,
-            "polarization (v_a)",
-            &lines,
-            Some((0.0, 1.0)),
-        ),
+        _ => {
+            plot::svg::line_chart(
+                &svg_path,
+                &title_lines,
+                (&args.param, y_label),
+                &lines,
+                Some((0.0, 1.0)),
+                args.log_x,
+            )
+            .map_err(ModeError::Failed)?;
+            plot::line_chart(&title_lines, &args.param, y_label, &lines, Some((0.0, 1.0)))
+        }
     };
     canvas.save_png(&png_path).map_err(ModeError::Failed)?;
-    eprintln!("wrote {} and {}", csv_path.display(), png_path.display());
+    eprintln!(
+        "wrote {}, {} and {}",
+        csv_path.display(),
+        png_path.display(),
+        svg_path.display()
+    );
     Ok(())
 }

@@ -3,6 +3,7 @@
 //! font with swash, so nothing is needed from the system.
 
 mod canvas;
+pub mod svg;
 
 pub use canvas::{Anchor, Canvas, Rgb};
 

@@ -1,0 +1,242 @@
+//! Pictures people share: `murmur record` writes a GIF of the app's real scene (decoded here by
+//! the tests' own decoder: the asked number of frames, frames that differ as the flock moves,
+//! the leader's crimson near the click), and in the running app F12 and F9, pressed on the real
+//! keyboard path (X events from xdotool into the window), save a PNG and a GIF; a recording
+//! whose process is killed still decodes.
+//!
+//! Needs an X display (see `tests/common`) and, for the keys, `xdotool`.
+
+mod common;
+
+use common::{display_or_skip, is_crimson};
+use std::path::{Path, PathBuf};
+use std::process::{Command, Stdio};
+use std::time::{Duration, Instant};
+
+fn scratch(name: &str) -> PathBuf {
+    let dir = std::env::temp_dir().join(format!("murmur-capture-{}-{name}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    dir
+}
+
+#[test]
+fn record_writes_the_asked_frames_of_a_moving_flock_with_the_leader_at_the_click() {
+    let Some((_one_at_a_time, display)) = display_or_skip() else {
+        return;
+    };
+    let dir = scratch("record");
+    let out = dir.join("flock.gif");
+    let click = (450.0f32, 130.0f32);
+    let status = Command::new(env!("CARGO_BIN_EXE_murmur"))
+        .args([
+            "record", "--preset", "reynolds", "--boids", "1500", "--seed", "4",
+        ])
+        .args([
+            "--click",
+            "450,130",
+            "--seconds",
+            "2",
+            "--fps",
+            "10",
+            "--size",
+            "640x360",
+        ])
+        .arg("--out")
+        .arg(&out)
+        .env("DISPLAY", &display.name)
+        .env("XDG_RUNTIME_DIR", std::env::temp_dir())
+        .env("MURMUR_CONFIG_DIR", &dir)
+        .status()
+        .expect("murmur runs");
+    assert!(status.success(), "murmur record failed: {status}");
+    let bytes = std::fs::read(&out).unwrap();
+    let gif = common::gif::decode(&bytes).expect("a whole GIF");
+    // The decoder is strict: a file cut before its end is not a GIF (so that the killed
+    // recording below decoding means something).
+    assert!(common::gif::decode(&bytes[..bytes.len() - 1]).is_err());
+    assert_eq!((gif.width, gif.height), (640, 360));
+    assert_eq!(gif.frames.len(), 20, "2 s at 10 fps");
+    assert!(
+        gif.frames.iter().all(|f| f.delay == 10),
+        "a tenth of a second each"
+    );
+    for (k, pair) in gif.frames.windows(2).enumerate() {
+        let changed = pair[0]
+            .rgb
+            .iter()
+            .zip(&pair[1].rgb)
+            .filter(|(a, b)| a != b)
+            .count();
+        assert!(
+            changed > 200,
+            "frames {k} and {} differ: {changed} pixels",
+            k + 1
+        );
+    }
+    let last = gif.frames.last().unwrap();
+    let near_click = (0..gif.height)
+        .flat_map(|y| (0..gif.width).map(move |x| (x, y)))
+        .filter(|&(x, y)| is_crimson(last.rgb[y * gif.width + x]))
+        .filter(|&(x, y)| (x as f32 - click.0).hypot(y as f32 - click.1) < 30.0)
+        .count();
+    assert!(
+        near_click >= 10,
+        "the leader's crimson near the click: {near_click} pixels"
+    );
+    // The control: no click, no leader.
+    let plain = dir.join("plain.gif");
+    let status = Command::new(env!("CARGO_BIN_EXE_murmur"))
+        .args([
+            "record", "--preset", "reynolds", "--boids", "1500", "--seed", "4",
+        ])
+        .args([
+            "--seconds",
+            "0.2",
+            "--fps",
+            "10",
+            "--size",
+            "640x360",
+            "--out",
+        ])
+        .arg(&plain)
+        .env("DISPLAY", &display.name)
+        .env("XDG_RUNTIME_DIR", std::env::temp_dir())
+        .env("MURMUR_CONFIG_DIR", &dir)
+        .status()
+        .expect("murmur runs");
+    assert!(status.success());
+    let plain = common::gif::decode(&std::fs::read(&plain).unwrap()).unwrap();
+    assert_eq!(plain.frames.len(), 2);
+    let crimson = plain.frames[1]
+        .rgb
+        .iter()
+        .filter(|p| is_crimson(**p))
+        .count();
+    assert!(
+        crimson < 5,
+        "no leader without a click: {crimson} crimson pixels"
+    );
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// Files with this extension in `dir`.
+fn files(dir: &Path, extension: &str) -> Vec<PathBuf> {
+    let mut found: Vec<PathBuf> = std::fs::read_dir(dir)
+        .map(|d| d.filter_map(|e| e.ok().map(|e| e.path())).collect())
+        .unwrap_or_default();
+    found.retain(|p| p.extension().is_some_and(|e| e == extension));
+    found.sort();
+    found
+}
+
+/// Waits up to `limit` for `ready`.
+fn wait_for<T>(limit: Duration, mut ready: impl FnMut() -> Option<T>) -> Option<T> {
+    let started = Instant::now();
+    while started.elapsed() < limit {
+        if let Some(v) = ready() {
+            return Some(v);
+        }
+        std::thread::sleep(Duration::from_millis(200));
+    }
+    None
+}
+
+fn xdotool(display: &str, args: &[&str]) -> Option<String> {
+    let out = Command::new("xdotool")
+        .args(args)
+        .env("DISPLAY", display)
+        .stderr(Stdio::null())
+        .output()
+        .ok()?;
+    out.status
+        .success()
+        .then(|| String::from_utf8_lossy(&out.stdout).trim().to_string())
+}
+
+#[test]
+fn f12_and_f9_save_a_picture_and_a_recording_and_a_killed_recording_still_decodes() {
+    let Some((_one_at_a_time, display)) = display_or_skip() else {
+        return;
+    };
+    if Command::new("xdotool").arg("version").output().is_err() {
+        let required = std::env::var("MURMUR_REQUIRE_DISPLAY").is_ok_and(|v| v == "1");
+        assert!(!required, "no xdotool, but MURMUR_REQUIRE_DISPLAY=1");
+        eprintln!("skipped: no xdotool");
+        return;
+    }
+    let dir = scratch("keys");
+    let pictures = dir.join("pictures");
+    std::fs::create_dir_all(&pictures).unwrap();
+    let mut app = Command::new(env!("CARGO_BIN_EXE_murmur"))
+        .args([
+            "run", "--preset", "reynolds", "--boids", "800", "--seed", "2",
+        ])
+        .args(["--size", "800x450"])
+        .env("DISPLAY", &display.name)
+        .env("XDG_RUNTIME_DIR", std::env::temp_dir())
+        .env("MURMUR_CONFIG_DIR", &dir)
+        .env("MURMUR_PICTURES_DIR", &pictures)
+        .stdout(Stdio::null())
+        .stderr(Stdio::null())
+        .spawn()
+        .expect("murmur runs");
+    let window = wait_for(Duration::from_secs(60), || {
+        xdotool(&display.name, &["search", "--name", "^murmur$"])
+            .and_then(|w| w.lines().next().map(str::to_string))
+    })
+    .expect("the window opens");
+    // Xvfb has no window manager: the window gets key events only once focused.
+    let key = |k: &str| {
+        xdotool(&display.name, &["windowfocus", "--sync", &window]);
+        xdotool(&display.name, &["key", k]).expect("xdotool sends the key");
+    };
+    // Let the renderer warm up, then a picture.
+    std::thread::sleep(Duration::from_secs(5));
+    key("F12");
+    let png = wait_for(Duration::from_secs(30), || {
+        files(&pictures, "png")
+            .into_iter()
+            .next()
+            .filter(|p| std::fs::metadata(p).is_ok_and(|m| m.len() > 0))
+    })
+    .expect("F12 writes a PNG");
+    std::thread::sleep(Duration::from_millis(500));
+    let picture = common::load(&png);
+    assert_eq!((picture.width, picture.height), (800, 450));
+    // A recording of about two seconds.
+    key("F9");
+    std::thread::sleep(Duration::from_secs(2));
+    key("F9");
+    let gif = wait_for(Duration::from_secs(30), || {
+        files(&pictures, "gif")
+            .into_iter()
+            .next()
+            .and_then(|p| common::gif::decode(&std::fs::read(&p).ok()?).ok())
+    })
+    .expect("F9 twice writes a GIF that decodes");
+    assert!(
+        gif.frames.len() > 1,
+        "more than one frame: {}",
+        gif.frames.len()
+    );
+    assert_eq!(gif.width, 640, "640 pixels wide");
+    // A second recording, and the process killed in the middle of it.
+    key("F9");
+    std::thread::sleep(Duration::from_secs(2));
+    let _ = app.kill();
+    let _ = app.wait();
+    let gifs = files(&pictures, "gif");
+    assert_eq!(
+        gifs.len(),
+        2,
+        "the killed recording's file is there: {gifs:?}"
+    );
+    let cut = common::gif::decode(&std::fs::read(&gifs[1]).unwrap())
+        .expect("the killed recording decodes");
+    assert!(
+        !cut.frames.is_empty(),
+        "with the frames captured before the kill"
+    );
+    let _ = std::fs::remove_dir_all(&dir);
+}
