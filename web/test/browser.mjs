@@ -11,7 +11,7 @@
 
 import { chromium } from "playwright-core";
 import { PNG } from "pngjs";
-import { mkdir, writeFile } from "node:fs/promises";
+import { mkdir, readFile, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { serve } from "../serve.mjs";
@@ -177,6 +177,38 @@ try {
   check(
     logs.slice(started).some((l) => l.includes("INFO") && l.includes("murmur: 2000 birds, reynolds model, seed 1")),
     "the reload resumes the same flock",
+  );
+
+  // F12 saves the picture and F9 records the canvas, both as downloads, as in the window.
+  await canvas.focus();
+  const [still] = await Promise.all([
+    page.waitForEvent("download", { timeout: 60_000 }),
+    page.keyboard.press("F12"),
+  ]);
+  const stillPng = PNG.sync.read(await readFile(await still.path()));
+  check(
+    still.suggestedFilename().endsWith(".png") && stillPng.width === SIZE.width,
+    `F12 downloads a PNG of the canvas (${still.suggestedFilename()}, ${stillPng.width}x${stillPng.height})`,
+  );
+  await page.keyboard.press("F9");
+  await page.waitForTimeout(2_500);
+  const [recording] = await Promise.all([
+    page.waitForEvent("download", { timeout: 60_000 }),
+    page.keyboard.press("F9"),
+  ]);
+  const gif = await readFile(await recording.path());
+  // Decoded by the browser's own GIF decoder (WebCodecs).
+  const frames = await page.evaluate(async (b64) => {
+    if (typeof ImageDecoder === "undefined") return -1;
+    const data = Uint8Array.from(atob(b64), (ch) => ch.charCodeAt(0));
+    const decoder = new ImageDecoder({ data, type: "image/gif" });
+    await decoder.tracks.ready;
+    await decoder.completed;
+    return decoder.tracks.selectedTrack.frameCount;
+  }, gif.toString("base64"));
+  check(
+    recording.suggestedFilename().endsWith(".gif") && frames > 1,
+    `F9 twice downloads a GIF of more than one frame (${recording.suggestedFilename()}: ${frames} frames, ${gif.length} bytes)`,
   );
   await page.close();
 
