@@ -309,15 +309,18 @@ fn draw_capture_hud(
         .show(ctx, |ui| {
             frame.show(ui, |ui| {
                 if let Some(s) = recorded {
-                    let text = format!("● REC {}:{:02} · F9 stops", s as u64 / 60, s as u64 % 60);
-                    ui.label(
-                        egui::RichText::new(text)
-                            .color(egui::Color32::from_rgb(255, 70, 60))
-                            .strong(),
-                    );
+                    let red = egui::Color32::from_rgb(255, 70, 60);
+                    ui.horizontal(|ui| {
+                        let (dot, _) =
+                            ui.allocate_exact_size(egui::vec2(12.0, 12.0), egui::Sense::hover());
+                        ui.painter().circle_filled(dot.center(), 5.0, red);
+                        let text = format!("REC {}:{:02} · F9 stops", s as u64 / 60, s as u64 % 60);
+                        ui.label(egui::RichText::new(text).color(red).strong());
+                    });
                 }
                 if let Some(notice) = capture.notice() {
-                    ui.label(egui::RichText::new(notice).color(egui::Color32::WHITE));
+                    let text = egui::RichText::new(notice).color(egui::Color32::WHITE);
+                    ui.add(egui::Label::new(text).wrap_mode(egui::TextWrapMode::Extend));
                 }
             });
         });

@@ -22,7 +22,7 @@ pub fn pictures_dir() -> PathBuf {
 /// A file name in `dir` from the date and time (UTC), `murmur-2026-12-01-115303Z.EXT`, with a
 /// number added when that name is taken.
 pub fn timestamped(dir: &Path, extension: &str) -> PathBuf {
-    let stamp = utc_stamp(SystemTime::now());
+    let stamp = utc_stamp(now());
     let mut path = dir.join(format!("murmur-{stamp}.{extension}"));
     let mut n = 2;
     while path.exists() {
@@ -30,6 +30,18 @@ pub fn timestamped(dir: &Path, extension: &str) -> PathBuf {
         n += 1;
     }
     path
+}
+
+/// The time now (the browser's clock on the web page, where the standard library has none).
+fn now() -> SystemTime {
+    #[cfg(target_arch = "wasm32")]
+    {
+        UNIX_EPOCH + std::time::Duration::from_millis(js_sys::Date::now() as u64)
+    }
+    #[cfg(not(target_arch = "wasm32"))]
+    {
+        SystemTime::now()
+    }
 }
 
 /// `YYYY-MM-DD-HHMMSSZ` for a time.
