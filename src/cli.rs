@@ -298,9 +298,9 @@ pub struct BenchArgs {
     /// Density, as the mean number of neighbours within the interaction radius.
     #[arg(long, default_value_t = 20.0)]
     pub neighbours: f64,
-    /// Only some parts: sim, ecs, neighbours, abm (comma-separated; default all).
-    #[arg(long, value_delimiter = ',')]
-    pub only: Option<Vec<String>>,
+    /// Only some parts (comma-separated; default all).
+    #[arg(long, value_delimiter = ',', value_enum)]
+    pub only: Option<Vec<BenchPart>>,
     /// Seeded runs per ABM size (the comparison uses 100).
     #[arg(long, default_value_t = 100)]
     pub abm_runs: usize,
@@ -467,6 +467,19 @@ fn parse_zoom(s: &str) -> Result<f32, String> {
         Ok(z) if (0.1..=100.0).contains(&z) => Ok(z),
         _ => Err(format!("zoom must be a number from 0.1 to 100, got `{s}`")),
     }
+}
+
+/// A part of `murmur bench`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
+pub enum BenchPart {
+    /// Simulation speed at each size, one thread and all.
+    Sim,
+    /// The Bevy plugins against the bare core and FastFlock.
+    Ecs,
+    /// Neighbour collection: the grid against brute force (and trees with `baselines`).
+    Neighbours,
+    /// The ABM frameworks comparison's flocking benchmark.
+    Abm,
 }
 
 /// A way to fly the gold bird (its WASD key).

@@ -3,7 +3,7 @@
 //! over the bare core, and the ABM frameworks comparison's "Flocking" model.
 
 use super::{ModeError, headless};
-use crate::cli::BenchArgs;
+use crate::cli::{BenchArgs, BenchPart};
 use bevy::prelude::*;
 use murmur_flock::murmur_core::fast::FastFlock;
 use murmur_flock::murmur_core::grid::{NeighbourGrid, NeighbourSums, SumsRequest};
@@ -30,11 +30,8 @@ impl Bench {
         self.lines.push(line);
     }
 
-    fn wants(&self, part: &str) -> bool {
-        self.args
-            .only
-            .as_ref()
-            .is_none_or(|o| o.iter().any(|p| p == part))
+    fn wants(&self, part: BenchPart) -> bool {
+        self.args.only.as_ref().is_none_or(|o| o.contains(&part))
     }
 
     /// Steps in each timed window of the simulation figures.
@@ -137,21 +134,17 @@ pub fn run(args: BenchArgs) -> Result<(), ModeError> {
     }
     let all = rayon::current_num_threads();
     // The measurements ahead, for the progress bar.
-    let wants = |part: &str| {
-        args.only
-            .as_ref()
-            .is_none_or(|o| o.iter().any(|p| p == part))
-    };
+    let wants = |part: BenchPart| args.only.as_ref().is_none_or(|o| o.contains(&part));
     let thread_counts = if all > 1 { 2 } else { 1 };
     let neighbour_sizes = sizes
         .iter()
         .filter(|&&n| !(args.quick && n > 100_000))
         .count();
     let planned = [
-        (wants("sim"), sizes.len() * thread_counts),
-        (wants("ecs"), 1),
-        (wants("neighbours"), neighbour_sizes),
-        (wants("abm"), 2),
+        (wants(BenchPart::Sim), sizes.len() * thread_counts),
+        (wants(BenchPart::Ecs), 1),
+        (wants(BenchPart::Neighbours), neighbour_sizes),
+        (wants(BenchPart::Abm), 2),
     ]
     .iter()
     .filter(|(on, _)| *on)
@@ -162,7 +155,7 @@ pub fn run(args: BenchArgs) -> Result<(), ModeError> {
         lines: Vec::new(),
         progress: super::progress::Progress::new("measurements", planned),
     };
-    if bench.wants("sim") {
+    if bench.wants(BenchPart::Sim) {
         for &n in &sizes {
             let params = params_for(&preset, n, bench.args.neighbours);
             let mut threads = vec![1, all];
@@ -197,7 +190,7 @@ pub fn run(args: BenchArgs) -> Result<(), ModeError> {
             }
         }
     }
-    if bench.wants("ecs") {
+    if bench.wants(BenchPart::Ecs) {
         let n = sizes
             .iter()
             .copied()
@@ -252,14 +245,14 @@ pub fn run(args: BenchArgs) -> Result<(), ModeError> {
         }));
         bench.progress.advance(1);
     }
-    if bench.wants("neighbours") {
+    if bench.wants(BenchPart::Neighbours) {
         let quick = bench.args.quick;
         for &n in sizes.iter().filter(|&&n| !(quick && n > 100_000)) {
             neighbour_methods(&mut bench, &preset, n);
             bench.progress.advance(1);
         }
     }
-    if bench.wants("abm") {
+    if bench.wants(BenchPart::Abm) {
         for (size, boids, side, vision) in [("small", 200, 100.0, 5.0), ("large", 400, 150.0, 15.0)]
         {
             let mut p = Preset::load("abm").expect("built in");

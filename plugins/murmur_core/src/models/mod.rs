@@ -310,9 +310,17 @@ pub(crate) fn check(
     if value.is_finite() && value >= min {
         Ok(())
     } else {
+        // The smallest positive float stands for "above 0"; the lowest float for "any".
+        let bound = if min == f32::MIN_POSITIVE {
+            " > 0".to_string()
+        } else if min == f32::MIN {
+            String::new()
+        } else {
+            format!(" >= {min}")
+        };
         Err((
             field,
-            format!("must be a finite number >= {min}, got {value}"),
+            format!("must be a finite number{bound}, got {value}"),
         ))
     }
 }
