@@ -103,6 +103,27 @@ fn metrics_file_gets_csv_rows() {
     let rows: Vec<&str> = text.lines().collect();
     assert!(rows[0].starts_with("step,boids,polarization"));
     assert_eq!(rows.len(), 5, "header and four samples");
+    assert!(!rows[0].contains("leader"), "no leader, no leader columns");
+    // With a leader, its figures as in the JSON lines.
+    let out = murmur(
+        &[
+            RUN,
+            &["--leader", "100,0", "--metrics", path.to_str().unwrap()],
+        ]
+        .concat(),
+    );
+    assert!(out.status.success());
+    let text = std::fs::read_to_string(&path).unwrap();
+    let _ = std::fs::remove_file(&path);
+    let rows: Vec<&str> = text.lines().collect();
+    assert!(
+        rows[0].ends_with(",leader_distance,leader_spin"),
+        "{}",
+        rows[0]
+    );
+    let json = without_timings(&out);
+    let distance: f64 = rows[1].split(',').nth(9).unwrap().parse().unwrap();
+    assert_eq!(Some(distance), json[0]["leader_distance"].as_f64());
 }
 
 #[test]
@@ -113,6 +134,8 @@ fn bad_input_is_one_line_and_exit_code_2() {
         &["headless", "--set", "visual_range"],
         &["headless", "--boids", "-3"],
         &["headless", "--world", "10"],
+        // Too wide for 32-bit positions to move by a sixteenth of a unit.
+        &["headless", "--world", "1e30x1e30"],
         &["headless", "--steps", "ten"],
         &["headless", "--every", "0"],
         &["headless", "--preset", "/no/such/file.toml"],
@@ -144,4 +167,30 @@ fn a_bad_preset_file_names_file_line_and_field() {
             && err.contains("cornell.min_speed"),
         "{err}"
     );
+}
+
+#[test]
+fn rust_log_asks_for_more_and_stdout_stays_json() {
+    let run = |log: Option<&str>| {
+        let mut c = std::process::Command::new(env!("CARGO_BIN_EXE_murmur"));
+        c.args([
+            "headless", "--preset", "reynolds", "--boids", "300", "--steps", "20",
+        ]);
+        c.env_remove("RUST_LOG");
+        if let Some(level) = log {
+            c.env("RUST_LOG", level);
+        }
+        c.output().expect("murmur runs")
+    };
+    let quiet = run(None);
+    let told = run(Some("info"));
+    assert!(quiet.status.success() && told.status.success());
+    assert!(
+        quiet.stderr.is_empty(),
+        "{}",
+        String::from_utf8_lossy(&quiet.stderr)
+    );
+    let err = String::from_utf8_lossy(&told.stderr);
+    assert!(err.contains("headless: 300 birds, reynolds model"), "{err}");
+    assert_eq!(without_timings(&quiet), without_timings(&told));
 }

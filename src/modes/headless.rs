@@ -164,7 +164,13 @@ pub fn run(args: HeadlessArgs) -> Result<(), ModeError> {
                 MetricsFile::JsonLines(f)
             };
             if let MetricsFile::Csv(f) = &mut out {
-                writeln!(f, "step,boids,polarization,angular_momentum,mean_nn_distance,min_nn_distance,mean_speed,mean_neighbours,step_ms")
+                // The leader's figures, as in the JSON, when there is a leader.
+                let leader = if args.scene.leader.is_some() {
+                    ",leader_distance,leader_spin"
+                } else {
+                    ""
+                };
+                writeln!(f, "step,boids,polarization,angular_momentum,mean_nn_distance,min_nn_distance,mean_speed,mean_neighbours,step_ms{leader}")
                     .map_err(write_error)?;
             }
             Some(out)
@@ -172,6 +178,11 @@ pub fn run(args: HeadlessArgs) -> Result<(), ModeError> {
     };
 
     let (mut app, flock) = flock_app(preset.flock_params(), boids, args.scene.seed());
+    // Warnings (the timestep, a bad state) on stderr; `RUST_LOG` asks for more.
+    app.add_plugins(bevy::log::LogPlugin {
+        level: bevy::log::Level::WARN,
+        ..default()
+    });
     if let Some((x, y)) = args.scene.leader {
         app.world_mut()
             .spawn((Leader::new(preset.leader), Position(Vec2::new(x, y))));
@@ -190,6 +201,12 @@ pub fn run(args: HeadlessArgs) -> Result<(), ModeError> {
         ));
     }
     ready(&mut app);
+    info!(
+        "headless: {boids} birds, {} model, seed {}, {} steps",
+        preset.model.name(),
+        args.scene.seed(),
+        args.steps
+    );
     let stdout = std::io::stdout();
     let mut out = stdout.lock();
     let mut emit = |sample: &Sample, out: &mut dyn Write| -> Result<(), ModeError> {
@@ -200,9 +217,12 @@ pub fn run(args: HeadlessArgs) -> Result<(), ModeError> {
             Some(MetricsFile::Csv(f)) => {
                 let m = &sample.metrics;
                 let opt = |v: Option<f64>| v.map(|v| v.to_string()).unwrap_or_default();
+                let leader = sample.leader.map_or(String::new(), |l| {
+                    format!(",{},{}", l.leader_distance, l.leader_spin)
+                });
                 writeln!(
                     f,
-                    "{},{},{},{},{},{},{},{},{}",
+                    "{},{},{},{},{},{},{},{},{}{leader}",
                     sample.step,
                     m.boids,
                     m.polarization,

@@ -32,6 +32,15 @@ pub fn resolve(args: &SceneArgs, fit: WorldFit) -> Result<(Preset, usize), ModeE
         keep_density(&mut preset, boids);
     }
     preset.apply_overrides(&args.overrides).map_err(usage)?;
+    // `--world` and a world grown for the birds are checked as a preset file's would be.
+    preset.validate().map_err(|(field, message)| {
+        let flag = if args.world.is_some() {
+            "--world"
+        } else {
+            "--boids"
+        };
+        ModeError::Usage(format!("{flag}: {field} {message}"))
+    })?;
     Ok((preset, boids as usize))
 }
 

@@ -140,6 +140,10 @@ impl Default for WorldSection {
 /// Largest flock a preset may ask for.
 pub const MAX_BOIDS: u32 = 50_000_000;
 
+/// The widest and tallest world (2^20 units): positions within ±2^19 of the middle keep steps
+/// of 1/16 of a unit in a 32-bit float.
+pub const MAX_WORLD: f32 = 1_048_576.0;
+
 impl Preset {
     /// A preset for `kind` with every default.
     pub fn defaults_for(kind: ModelKind) -> Self {
@@ -270,6 +274,17 @@ impl Preset {
                     "world",
                     field,
                     format!("must be a positive number, got {value}"),
+                );
+            }
+            if value > MAX_WORLD {
+                return bad(
+                    "world",
+                    field,
+                    format!(
+                        "at most {MAX_WORLD}, got {value}: positions are 32-bit floats, and \
+                         further out than that from the middle a bird can no longer move by \
+                         1/16 of a unit"
+                    ),
                 );
             }
         }
