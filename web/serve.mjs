@@ -2,7 +2,7 @@
 // needs for WebAssembly modules: `node web/serve.mjs [dir] [port]`.
 import { createServer } from "node:http";
 import { readFile } from "node:fs/promises";
-import { extname, join, normalize, resolve } from "node:path";
+import { extname, join, resolve, sep } from "node:path";
 import { fileURLToPath } from "node:url";
 
 const TYPES = {
@@ -16,10 +16,19 @@ const TYPES = {
 export function serve(dir, port = 0) {
   const root = resolve(dir);
   const server = createServer(async (req, res) => {
-    const path = decodeURIComponent(new URL(req.url, "http://x").pathname);
-    const file = normalize(join(root, path === "/" ? "index.html" : path));
-    if (!file.startsWith(root)) {
-      res.writeHead(403).end();
+    let path;
+    try {
+      path = decodeURIComponent(new URL(req.url, "http://x").pathname);
+    } catch {
+      // A malformed escape (`%`, `%zz`): the request's fault, and the server carries on.
+      res.writeHead(400).end("bad request");
+      return;
+    }
+    const file = resolve(root, "." + (path === "/" ? "/index.html" : path));
+    // Inside the served folder only: `/..%2fdist-old/x` decodes to a path beside it, which a
+    // plain prefix test (`/dist` of `/dist-old`) would let through.
+    if (path.includes("\0") || !(file === root || file.startsWith(root + sep))) {
+      res.writeHead(403).end("forbidden");
       return;
     }
     try {
