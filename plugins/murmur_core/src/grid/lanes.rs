@@ -3,8 +3,8 @@
 //! operation on every lane (no fused multiply-adds), so whichever one a CPU runs, the sums come
 //! out bit for bit the same.
 
-/// Number of lanes in every form.
-pub(super) const LANES: usize = 8;
+/// Number of lanes in every form: the crate's one group width (the per-boid update's too).
+pub(super) use crate::lanes::LANES;
 
 /// Lane masks for a short last chunk: `TAIL[r]` has its first `r` lanes all ones.
 pub(super) static TAIL: [[u32; LANES]; LANES + 1] = {
