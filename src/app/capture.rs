@@ -5,7 +5,9 @@
 
 use crate::capture::{self, GifRecording, RECORDING_FPS, RECORDING_WIDTH};
 use bevy::prelude::*;
-use bevy::render::view::screenshot::{Screenshot, ScreenshotCaptured, save_to_disk};
+#[cfg(target_arch = "wasm32")]
+use bevy::render::view::screenshot::save_to_disk;
+use bevy::render::view::screenshot::{Screenshot, ScreenshotCaptured};
 use bevy_egui::{EguiContexts, EguiPrimaryContextPass, egui};
 
 /// How long a notice stays on screen, in seconds.
@@ -92,11 +94,7 @@ fn capture_keys(
         capture.notice = None;
     }
     if keys.just_pressed(KeyCode::F12) {
-        let path = capture::timestamped(&capture::pictures_dir(), "png");
-        commands
-            .spawn(Screenshot::primary_window())
-            .observe(save_to_disk(path.clone()));
-        capture.tell(saved_text(&path, "picture"), now);
+        save_picture(&mut commands);
     }
     if keys.just_pressed(KeyCode::F9) {
         match capture.recording.take() {
@@ -110,6 +108,48 @@ fn capture_keys(
             },
         }
     }
+}
+
+/// Saves the next frame as a PNG (natively: the HUD says where, or why not).
+#[cfg(not(target_arch = "wasm32"))]
+fn save_picture(commands: &mut Commands) {
+    let dir = capture::pictures_dir();
+    let path = capture::timestamped(&dir, "png");
+    commands.spawn(Screenshot::primary_window()).observe(
+        move |captured: On<ScreenshotCaptured>,
+              time: Res<Time<Real>>,
+              mut capture: ResMut<Capture>| {
+            let saved = std::fs::create_dir_all(&dir)
+                .map_err(|e| e.to_string())
+                .and_then(|()| {
+                    let image = captured.image.clone().try_into_dynamic();
+                    image.map_err(|e| e.to_string())
+                })
+                .and_then(|image| image.to_rgb8().save(&path).map_err(|e| e.to_string()));
+            let text = match saved {
+                Ok(()) => saved_text(&path, "picture"),
+                Err(e) => format!("cannot save the picture {}: {e}", path.display()),
+            };
+            capture.tell(text, time.elapsed_secs_f64());
+        },
+    );
+}
+
+/// Offers the next frame as a PNG download (Bevy's `save_to_disk` does that in a browser).
+#[cfg(target_arch = "wasm32")]
+fn save_picture(commands: &mut Commands) {
+    let path = capture::timestamped(std::path::Path::new(""), "png");
+    let text = saved_text(&path, "picture");
+    commands
+        .spawn(Screenshot::primary_window())
+        .observe(save_to_disk(path))
+        .observe(
+            move |_: On<ScreenshotCaptured>,
+                  time: Res<Time<Real>>,
+                  mut capture: ResMut<Capture>| {
+                capture.tell(text.clone(), time.elapsed_secs_f64());
+            },
+        );
 }
 
 /// What the HUD says about a saved file.
@@ -137,6 +177,7 @@ fn start(now: f64) -> std::io::Result<Recording> {
         .spawn(move || {
             let mut gif: Option<GifRecording<std::fs::File>> = None;
             let mut file = Some(file);
+            let mut left_out = 0u32;
             for Frame(rgba, w, h, at) in incoming {
                 let rec = match &mut gif {
                     Some(rec) => rec,
@@ -148,7 +189,10 @@ fn start(now: f64) -> std::io::Result<Recording> {
                 };
                 // A window resized mid-recording: frames of the new shape are left out.
                 if let Err(e) = rec.push(&rgba, w, h, at) {
-                    warn!("recording: a frame left out: {e}");
+                    if left_out == 0 {
+                        warn!("recording: frames left out: {e}");
+                    }
+                    left_out += 1;
                 }
             }
             match gif {
