@@ -75,7 +75,8 @@ fn display() -> Option<Display> {
             return None; // no Xvfb installed
         };
         let socket = format!("/tmp/.X11-unix/X{n}");
-        for _ in 0..100 {
+        // Up to 20 s: a busy machine starts Xvfb slowly.
+        for _ in 0..400 {
             if Path::new(&socket).exists() {
                 break;
             }
