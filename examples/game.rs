@@ -21,21 +21,16 @@ fn main() -> AppExit {
         .add_plugins((
             DefaultPlugins,
             FlockPlugins::default(),
-            RapierPhysicsPlugin::<NoUserData>::pixels_per_meter(50.0).in_fixed_schedule(),
+            // Rapier steps once per flock tick, without gravity.
+            FlockRapierPlugin {
+                substeps: 1,
+                ..default()
+            },
             FlockPhysicsPlugin::default(),
         ))
-        // Rapier steps once per flock tick.
-        .insert_resource(TimestepMode::Fixed {
-            dt: TICK.as_secs_f32(),
-            substeps: 1,
-        })
-        .add_systems(Startup, (no_gravity, setup))
+        .add_systems(Startup, setup)
         .add_systems(Update, steer_ship)
         .run()
-}
-
-fn no_gravity(mut config: Single<&mut RapierConfiguration, With<DefaultRapierContext>>) {
-    config.gravity = Vec2::ZERO;
 }
 
 fn setup(

@@ -12,7 +12,6 @@ use bevy::prelude::*;
 use bevy::time::TimeUpdateStrategy;
 use bevy::window::{PrimaryWindow, WindowResized, WindowResolution};
 use bevy_egui::input::EguiWantsInput;
-use bevy_rapier2d::prelude::{NoUserData, RapierPhysicsPlugin, TimestepMode};
 use murmur::app::camera::arrows::{ArrowTarget, EdgeArrows};
 use murmur::app::camera::{self, Playfield, WorldCamera};
 use murmur::app::player::{self, Player};
@@ -28,17 +27,13 @@ fn app(preset: &str) -> App {
         MinimalPlugins,
         TransformPlugin,
         InputPlugin,
-        RapierPhysicsPlugin::<NoUserData>::pixels_per_meter(50.0).in_fixed_schedule(),
+        murmur_physics::FlockRapierPlugin::default(),
         FlockPlugins::default()
             .build()
             .disable::<ClickLeaderPlugin>()
             .disable::<murmur_flock::draw::FlockDrawPlugin>(),
     ))
     .insert_resource(Time::<Fixed>::from_duration(TICK))
-    .insert_resource(TimestepMode::Fixed {
-        dt: TICK.as_secs_f32(),
-        substeps: 4,
-    })
     .insert_resource(TimeUpdateStrategy::ManualDuration(TICK))
     .insert_resource(SceneConfig::load(preset, 1).unwrap())
     .init_resource::<EguiWantsInput>()

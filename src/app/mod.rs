@@ -20,13 +20,9 @@ use bevy::log::{Level, LogPlugin};
 use bevy::prelude::*;
 use bevy::window::{PresentMode, WindowResolution};
 use bevy_egui::{EguiGlobalSettings, EguiPlugin};
-use bevy_rapier2d::prelude::{NoUserData, RapierPhysicsPlugin, TimestepMode};
 use murmur_flock::prelude::*;
-use murmur_physics::FlockPhysicsPlugin;
+use murmur_physics::{FlockPhysicsPlugin, FlockRapierPlugin};
 pub use scene::SceneConfig;
-
-/// Rapier's length unit: world units are pixels, a metre is 50 of them.
-const PIXELS_PER_METRE: f32 = 50.0;
 
 /// How the app starts.
 pub struct AppOptions {
@@ -66,7 +62,7 @@ pub fn plugin(app: &mut App) {
 }
 
 /// What the murmur plugins run on: Bevy's default plugins with a window of `window` pixels,
-/// the fixed 60 Hz tick, rapier (zero gravity is set by the player plugin), egui and the flock
+/// the fixed 60 Hz tick, rapier (stepped once per tick, no gravity), egui and the flock
 /// plugin. Add a [`SceneConfig`] and the parts you want (see the examples).
 pub fn engine(window: (u32, u32)) -> App {
     let mut app = App::new();
@@ -100,14 +96,9 @@ pub fn engine(window: (u32, u32)) -> App {
         time.set_max_delta(TICK * 4);
         time
     })
-    .insert_resource(TimestepMode::Fixed {
-        dt: TICK.as_secs_f32(),
-        // Four substeps keep crowded physical birds from sinking into each other.
-        substeps: 4,
-    })
-    .add_plugins(
-        RapierPhysicsPlugin::<NoUserData>::pixels_per_meter(PIXELS_PER_METRE).in_fixed_schedule(),
-    )
+    // Rapier once per tick, four substeps (crowded physical birds do not sink into each other),
+    // 50 px a metre, no gravity.
+    .add_plugins(FlockRapierPlugin::default())
     .insert_resource(EguiGlobalSettings {
         auto_create_primary_context: false,
         ..default()

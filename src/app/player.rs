@@ -8,7 +8,7 @@ use bevy::prelude::*;
 use bevy_rapier2d::dynamics::Velocity as BodyVelocity;
 use bevy_rapier2d::prelude::{
     AdditionalMassProperties, Collider, ColliderMassProperties, CollisionGroups, Damping,
-    DefaultRapierContext, ExternalForce, Group, LockedAxes, RapierConfiguration, RigidBody,
+    ExternalForce, Group, LockedAxes, RigidBody,
 };
 use murmur_flock::player::PlayerSet;
 use murmur_flock::prelude::*;
@@ -63,13 +63,9 @@ impl PlayerTuning {
 /// Adds this module's resources and systems.
 pub fn plugin(app: &mut App) {
     app.init_resource::<PlayerTuning>()
-        .add_systems(Startup, (no_gravity, spawn_player.after(SpawnScene)))
+        .add_systems(Startup, spawn_player.after(SpawnScene))
         .add_systems(Update, (thrust, switch_follow_flee))
         .add_systems(FixedUpdate, keep_in_world.before(PlayerSet));
-}
-
-fn no_gravity(mut config: Single<&mut RapierConfiguration, With<DefaultRapierContext>>) {
-    config.gravity = Vec2::ZERO;
 }
 
 fn spawn_player(

@@ -100,32 +100,18 @@ pub fn ready(app: &mut App) {
 }
 
 /// Adds rapier and the flock's physics (obstacles, physical birds) to a headless app, with the
-/// preset's obstacles and body settings; the app's scale and step (50 px a metre, four
-/// substeps a tick).
+/// preset's obstacles and body settings; rapier as the app sets it up (`FlockRapierPlugin`).
 pub fn add_physics(app: &mut App, preset: &Preset) {
-    use bevy_rapier2d::prelude::{
-        DefaultRapierContext, NoUserData, RapierConfiguration, RapierPhysicsPlugin, TimestepMode,
-    };
     use murmur_physics::prelude::*;
     app.add_plugins((
         bevy::transform::TransformPlugin,
-        RapierPhysicsPlugin::<NoUserData>::pixels_per_meter(50.0).in_fixed_schedule(),
+        FlockRapierPlugin::default(),
         FlockPhysicsPlugin::default(),
     ))
-    .insert_resource(TimestepMode::Fixed {
-        dt: TICK.as_secs_f32(),
-        substeps: 4,
-    })
     .insert_resource(BirdBodies {
         enabled: preset.bodies.enabled,
         radius: preset.bodies.bird_radius,
-    })
-    .add_systems(
-        Startup,
-        |mut config: Single<&mut RapierConfiguration, With<DefaultRapierContext>>| {
-            config.gravity = Vec2::ZERO;
-        },
-    );
+    });
     let world = app.world_mut();
     let mut commands = world.commands();
     for obstacle in &preset.obstacles {

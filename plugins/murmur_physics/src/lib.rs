@@ -5,8 +5,10 @@ pub mod groups;
 pub mod guard;
 pub mod obstacle;
 pub mod plugin;
+pub mod rapier;
 
 pub use plugin::{FlockPhysicsPlugin, FlockPhysicsSystems};
+pub use rapier::FlockRapierPlugin;
 
 /// The items most users need.
 pub mod prelude {
@@ -14,5 +16,6 @@ pub mod prelude {
     pub use crate::groups::{BIRD_BODIES, OBSTACLES, WORLD};
     pub use crate::obstacle::{ObstacleBody, spawn_obstacle};
     pub use crate::plugin::{FlockPhysicsPlugin, FlockPhysicsSystems};
+    pub use crate::rapier::FlockRapierPlugin;
     pub use murmur_core::obstacles::{Avoidance, Obstacle};
 }

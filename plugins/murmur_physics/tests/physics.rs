@@ -6,40 +6,22 @@
 use bevy::ecs::schedule::{LogLevel, ScheduleBuildSettings};
 use bevy::prelude::*;
 use bevy::time::TimeUpdateStrategy;
-use bevy_rapier2d::prelude::{
-    Collider, CollisionGroups, DefaultRapierContext, Group, NoUserData, RapierConfiguration,
-    RapierPhysicsPlugin, RigidBody, TimestepMode,
-};
+use bevy_rapier2d::prelude::{Collider, CollisionGroups, Group, RigidBody};
 use murmur_flock::prelude::*;
 use murmur_physics::prelude::*;
-use std::time::Duration;
-
-const TICK: f64 = 1.0 / 60.0;
 
 fn app() -> App {
     let mut app = App::new();
     app.add_plugins((
         MinimalPlugins,
         TransformPlugin,
-        RapierPhysicsPlugin::<NoUserData>::pixels_per_meter(50.0).in_fixed_schedule(),
+        // As the app runs it: once per tick, four substeps, no gravity.
+        FlockRapierPlugin::default(),
         FlockPlugin::default(),
         FlockPhysicsPlugin::default(),
     ))
-    .insert_resource(Time::<Fixed>::from_duration(Duration::from_secs_f64(TICK)))
-    .insert_resource(TimestepMode::Fixed {
-        dt: TICK as f32,
-        // Four substeps keep crowded bodies from sinking into each other (as the app runs).
-        substeps: 4,
-    })
-    .insert_resource(TimeUpdateStrategy::ManualDuration(Duration::from_secs_f64(
-        TICK,
-    )))
-    .add_systems(
-        Startup,
-        |mut config: Single<&mut RapierConfiguration, With<DefaultRapierContext>>| {
-            config.gravity = Vec2::ZERO;
-        },
-    )
+    .insert_resource(Time::<Fixed>::from_duration(TICK))
+    .insert_resource(TimeUpdateStrategy::ManualDuration(TICK))
     .edit_schedule(FixedUpdate, |schedule| {
         schedule.set_build_settings(ScheduleBuildSettings {
             ambiguity_detection: LogLevel::Error,
