@@ -232,16 +232,11 @@ pub fn run(args: HeadlessArgs) -> Result<(), ModeError> {
     let round_leader = |app: &mut App| {
         let centre = leader_at?;
         let (pos, vel) = murmur_flock::measure::flock_state(app.world_mut(), flock);
-        let n = pos.len().max(1) as f64;
-        let (mut dist, mut spin) = (0.0, 0.0);
-        for (p, v) in pos.iter().zip(&vel) {
-            let r = world.delta(centre, *p);
-            dist += r.length() as f64;
-            spin += (r.perp_dot(*v) / (r.length() * v.length()).max(1e-6)) as f64;
-        }
+        let (leader_distance, leader_spin) =
+            murmur_flock::murmur_core::metrics::orbit_about(&world, centre, &pos, &vel);
         Some(LeaderFigures {
-            leader_distance: dist / n,
-            leader_spin: spin / n,
+            leader_distance,
+            leader_spin,
         })
     };
     emit(

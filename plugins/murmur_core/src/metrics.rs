@@ -85,6 +85,25 @@ impl FlockMetrics {
     }
 }
 
+/// How a flock sits round a point (a leader): the mean distance from `centre` and the mean of
+/// (r x v) / (|r| |v|) about it, +1 when every bird circles it counter-clockwise; offsets the
+/// short way round in a wrapped `world`. Sums in input order.
+pub fn orbit_about(
+    world: &crate::world::WorldBounds,
+    centre: glam::Vec2,
+    pos: &[glam::Vec2],
+    vel: &[glam::Vec2],
+) -> (f64, f64) {
+    let n = pos.len().max(1) as f64;
+    let (mut distance, mut spin) = (0.0, 0.0);
+    for (p, v) in pos.iter().zip(vel) {
+        let r = world.delta(centre, *p);
+        distance += r.length() as f64;
+        spin += (r.perp_dot(*v) / (r.length() * v.length()).max(1e-6)) as f64;
+    }
+    (distance / n, spin / n)
+}
+
 /// The two order parameters alone, cheaply (no neighbour search): polarization (|mean unit
 /// velocity|, Vicsek's v_a and Couzin's p_group) and angular momentum (Couzin's m_group, about
 /// the mean position). Sums in input order.

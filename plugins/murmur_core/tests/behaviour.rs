@@ -105,15 +105,9 @@ fn spaceboids_flock_orders_and_keeps_its_spacing() {
 /// Mean distance to `centre` and mean normalised angular momentum about it (+1: all circling
 /// counter-clockwise).
 fn orbit_figures(s: &FlockSim, centre: Vec2) -> (f32, f32) {
-    let world = s.params.bounds();
-    let n = s.len() as f32;
-    let (mut dist, mut spin) = (0.0, 0.0);
-    for (p, v) in s.pos.iter().zip(&s.vel) {
-        let r = world.delta(centre, *p);
-        dist += r.length();
-        spin += r.perp_dot(*v) / (r.length() * v.length()).max(1e-6);
-    }
-    (dist / n, spin / n)
+    let (dist, spin) =
+        murmur_core::metrics::orbit_about(&s.params.bounds(), centre, &s.pos, &s.vel);
+    (dist as f32, spin as f32)
 }
 
 #[test]

@@ -102,21 +102,8 @@ fn the_flock_gathers_round_a_leader_entity_and_circles_it() {
     advance_ticks(&mut app, flock, 1200);
     let world = params("reynolds").bounds();
     let (pos, vel) = murmur_flock::measure::flock_state(app.world_mut(), flock);
-    let n = pos.len() as f32;
-    let dist: f32 = pos
-        .iter()
-        .map(|p| world.delta(centre, *p).length())
-        .sum::<f32>()
-        / n;
-    let spin: f32 = pos
-        .iter()
-        .zip(&vel)
-        .map(|(p, v)| {
-            let r = world.delta(centre, *p);
-            r.perp_dot(*v) / (r.length() * v.length()).max(1e-6)
-        })
-        .sum::<f32>()
-        / n;
+    let (dist, spin) = murmur_core::metrics::orbit_about(&world, centre, &pos, &vel);
+    let (dist, spin) = (dist as f32, spin as f32);
     assert!(
         dist < 2.0 * leader.orbit_radius && dist > 0.5 * leader.orbit_radius,
         "{dist}"
