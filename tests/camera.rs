@@ -249,3 +249,43 @@ fn home_fits_the_whole_world_into_the_playfield_and_the_panel_refits_a_fitted_vi
         "{view:?}"
     );
 }
+
+#[test]
+fn a_reset_keeps_the_gold_bird_and_moves_it_to_the_new_flock() {
+    let mut app = app("cornell");
+    let old = app.world().resource::<scene::ActiveFlock>().0;
+    let player = app
+        .world_mut()
+        .query_filtered::<Entity, With<Player>>()
+        .single(app.world())
+        .unwrap();
+    app.world_mut().write_message(scene::ResetScene::default());
+    app.update();
+    app.update();
+    let new = app.world().resource::<scene::ActiveFlock>().0;
+    assert_ne!(old, new, "a new flock");
+    assert!(
+        app.world().get_entity(player).is_ok(),
+        "the gold bird is kept"
+    );
+    assert_eq!(app.world().get::<FlockMember>(player).unwrap().0, new);
+    let boids = app.world().resource::<SceneConfig>().boids;
+    let members = app
+        .world_mut()
+        .query::<&FlockMember>()
+        .iter(app.world())
+        .filter(|m| m.0 == new)
+        .count();
+    assert_eq!(
+        members,
+        boids + 1,
+        "the new flock's birds and the gold bird"
+    );
+    let stale = app
+        .world_mut()
+        .query::<&FlockMember>()
+        .iter(app.world())
+        .filter(|m| m.0 == old)
+        .count();
+    assert_eq!(stale, 0, "the old flock's birds are gone");
+}

@@ -1,6 +1,5 @@
 //! The scene: which flock flies (preset, size, seed), spawning it, and resetting it.
 
-use super::player::Player;
 use bevy::prelude::*;
 use murmur_flock::murmur_core::preset::Preset;
 use murmur_flock::prelude::*;
@@ -80,8 +79,9 @@ fn reset(
     mut commands: Commands,
     mut config: ResMut<SceneConfig>,
     mut active: ResMut<ActiveFlock>,
-    birds: Query<(Entity, &FlockMember), Without<Player>>,
-    player: Query<(Entity, &FlockPlayer, Option<&Leader>), (With<Player>, With<FlockMember>)>,
+    // Every bird of the flock but a player (a game's entity, kept and moved to the new flock).
+    birds: Query<(Entity, &FlockMember), Without<FlockPlayer>>,
+    player: Query<(Entity, &FlockPlayer, Option<&Leader>), With<FlockMember>>,
 ) {
     let Some(request) = requests.read().last().copied() else {
         return;
