@@ -3,7 +3,6 @@
 //! `B` turns the birds into physical bodies and back; `X` lets a hunter loose and calls it off.
 
 use bevy::prelude::*;
-use bevy_egui::input::EguiWantsInput;
 use murmur::app::camera::CursorWorld;
 use murmur::app::leader::ClickLeader;
 use murmur::app::scene::{self, SceneConfig};
@@ -17,11 +16,6 @@ fn app() -> App {
         .insert_resource(SceneConfig::load("reynolds", 1).unwrap())
         .init_resource::<ButtonInput<KeyCode>>()
         .init_resource::<ButtonInput<MouseButton>>()
-        .init_resource::<CursorWorld>()
-        .init_resource::<EguiWantsInput>()
-        .init_resource::<Assets<Mesh>>()
-        .init_resource::<Assets<ColorMaterial>>()
-        .init_resource::<BirdBodies>()
         .add_plugins((
             scene::plugin,
             leader::plugin,
@@ -105,10 +99,6 @@ fn the_obstacles_preset_brings_its_obstacles_and_a_reset_keeps_them_once() {
         .insert_resource(SceneConfig::load("obstacles", 1).unwrap())
         .init_resource::<ButtonInput<KeyCode>>()
         .init_resource::<ButtonInput<MouseButton>>()
-        .init_resource::<CursorWorld>()
-        .init_resource::<EguiWantsInput>()
-        .init_resource::<Assets<Mesh>>()
-        .init_resource::<Assets<ColorMaterial>>()
         .add_plugins((scene::plugin, obstacles::plugin));
     app.update();
     assert_eq!(obstacles_now(&mut app).len(), 5);

@@ -16,7 +16,9 @@ pub const CRIMSON: Color = Color::srgb_u8(220, 20, 60);
 
 /// Adds this module's resources and systems.
 pub fn plugin(app: &mut App) {
-    app.add_observer(paint_leader)
+    app.init_resource::<CursorWorld>()
+        .init_resource::<EguiWantsInput>()
+        .add_observer(paint_leader)
         .add_systems(Startup, place_start_leader.after(SpawnScene))
         .add_systems(Update, click.after(TrackCursor));
 }

@@ -21,7 +21,9 @@ const OBSTACLE_COLOUR: Color = Color::srgb_u8(55, 65, 80);
 
 /// Adds this module's systems.
 pub fn plugin(app: &mut App) {
-    app.add_systems(Startup, spawn_from_preset.after(SpawnScene))
+    app.init_resource::<CursorWorld>()
+        .init_resource::<EguiWantsInput>()
+        .add_systems(Startup, spawn_from_preset.after(SpawnScene))
         .add_systems(
             Update,
             (
@@ -122,10 +124,14 @@ fn shape_mesh(obstacle: &Obstacle) -> Mesh {
 fn dress_new_obstacles(
     mut commands: Commands,
     new: Query<(Entity, &ObstacleBody), Added<ObstacleBody>>,
-    mut meshes: ResMut<Assets<Mesh>>,
-    mut materials: ResMut<Assets<ColorMaterial>>,
+    meshes: Option<ResMut<Assets<Mesh>>>,
+    materials: Option<ResMut<Assets<ColorMaterial>>>,
     mut material: Local<Option<Handle<ColorMaterial>>>,
 ) {
+    // Without rendering (a headless app, a test) obstacles stay undrawn.
+    let (Some(mut meshes), Some(mut materials)) = (meshes, materials) else {
+        return;
+    };
     for (entity, obstacle) in &new {
         let colour = material
             .get_or_insert_with(|| materials.add(OBSTACLE_COLOUR))
