@@ -126,81 +126,34 @@ enum MetricsFile {
     JsonLines(std::fs::File),
 }
 
-/// Runs `murmur headless`: the flock plugins without a window, one JSON line per report.
-pub fn run(args: HeadlessArgs) -> Result<(), ModeError> {
-    let (preset, boids) = scene::resolve(&args.scene, scene::WorldFit::Literal)?;
-    if let Some(threads) = args.threads {
-        rayon::ThreadPoolBuilder::new()
-            .num_threads(threads as usize)
-            .build_global()
-            .map_err(|e| ModeError::Failed(format!("cannot start {threads} threads: {e}")))?;
-    }
-    let mut file = match &args.metrics {
-        None => None,
-        Some(path) => {
-            let f = std::fs::File::create(path).map_err(|e| {
-                ModeError::Usage(format!("cannot write metrics file {}: {e}", path.display()))
-            })?;
-            let csv = path
-                .extension()
-                .is_some_and(|e| e.eq_ignore_ascii_case("csv"));
-            let mut out = if csv {
-                MetricsFile::Csv(f)
-            } else {
-                MetricsFile::JsonLines(f)
-            };
-            if let MetricsFile::Csv(f) = &mut out {
-                // The leader's figures, as in the JSON, when there is a leader.
-                let leader = if args.scene.leader.is_some() {
-                    ",leader_distance,leader_spin"
-                } else {
-                    ""
-                };
-                writeln!(f, "step,boids,polarization,angular_momentum,mean_nn_distance,min_nn_distance,mean_speed,mean_neighbours,step_ms{leader}")
-                    .map_err(write_error)?;
-            }
-            Some(out)
+impl MetricsFile {
+    /// Creates `path`: CSV when it ends in `.csv` (with a header, and the leader's columns when
+    /// there is a leader), else JSON lines.
+    fn create(path: &std::path::Path, with_leader: bool) -> Result<Self, ModeError> {
+        let mut f = std::fs::File::create(path).map_err(|e| {
+            ModeError::Usage(format!("cannot write metrics file {}: {e}", path.display()))
+        })?;
+        if !path
+            .extension()
+            .is_some_and(|e| e.eq_ignore_ascii_case("csv"))
+        {
+            return Ok(Self::JsonLines(f));
         }
-    };
+        let leader = if with_leader {
+            ",leader_distance,leader_spin"
+        } else {
+            ""
+        };
+        writeln!(f, "step,boids,polarization,angular_momentum,mean_nn_distance,min_nn_distance,mean_speed,mean_neighbours,step_ms{leader}")
+            .map_err(write_error)?;
+        Ok(Self::Csv(f))
+    }
 
-    let (mut app, flock) = flock_app(preset.flock_params(), boids, args.scene.seed());
-    // Warnings (the timestep, a bad state) on stderr; `RUST_LOG` asks for more.
-    app.add_plugins(bevy::log::LogPlugin {
-        level: bevy::log::Level::WARN,
-        ..default()
-    });
-    if let Some((x, y)) = args.scene.leader {
-        app.world_mut()
-            .spawn((Leader::new(preset.leader), Position(Vec2::new(x, y))));
-    }
-    if !preset.obstacles.is_empty() || preset.bodies.enabled {
-        add_physics(&mut app, &preset);
-    }
-    if let Some((x, y)) = args.scene.hunter {
-        app.world_mut().spawn((
-            Predator {
-                params: preset.predator,
-            },
-            Hunter,
-            Position(Vec2::new(x, y)),
-            Velocity(Vec2::new(preset.predator.hunt_speed, 0.0)),
-        ));
-    }
-    ready(&mut app);
-    info!(
-        "headless: {boids} birds, {} model, seed {}, {} steps",
-        preset.model.name(),
-        args.scene.seed(),
-        args.steps
-    );
-    let stdout = std::io::stdout();
-    let mut out = stdout.lock();
-    let mut emit = |sample: &Sample, out: &mut dyn Write| -> Result<(), ModeError> {
-        let line = serde_json::to_string(sample).expect("figures serialise");
-        writeln!(out, "{line}").map_err(write_error)?;
-        match &mut file {
-            Some(MetricsFile::JsonLines(f)) => writeln!(f, "{line}").map_err(write_error)?,
-            Some(MetricsFile::Csv(f)) => {
+    /// Adds one report (`line` is its JSON).
+    fn write(&mut self, sample: &Sample, line: &str) -> Result<(), ModeError> {
+        match self {
+            Self::JsonLines(f) => writeln!(f, "{line}").map_err(write_error),
+            Self::Csv(f) => {
                 let m = &sample.metrics;
                 let opt = |v: Option<f64>| v.map(|v| v.to_string()).unwrap_or_default();
                 let leader = sample.leader.map_or(String::new(), |l| {
@@ -219,87 +172,139 @@ pub fn run(args: HeadlessArgs) -> Result<(), ModeError> {
                     m.mean_neighbours,
                     sample.step_ms
                 )
-                .map_err(write_error)?
+                .map_err(write_error)
             }
-            None => {}
         }
-        Ok(())
+    }
+}
+
+/// The headless app for `murmur headless`'s scene: the flock, and the leader, obstacles,
+/// physical birds and hunter its flags and preset ask for; ready to tick.
+fn scene_app(preset: &Preset, boids: usize, args: &HeadlessArgs) -> (App, Entity) {
+    let (mut app, flock) = flock_app(preset.flock_params(), boids, args.scene.seed());
+    // Warnings (the timestep, a bad state) on stderr; `RUST_LOG` asks for more.
+    app.add_plugins(bevy::log::LogPlugin {
+        level: bevy::log::Level::WARN,
+        ..default()
+    });
+    if let Some((x, y)) = args.scene.leader {
+        app.world_mut()
+            .spawn((Leader::new(preset.leader), Position(Vec2::new(x, y))));
+    }
+    if !preset.obstacles.is_empty() || preset.bodies.enabled {
+        add_physics(&mut app, preset);
+    }
+    if let Some((x, y)) = args.scene.hunter {
+        app.world_mut().spawn((
+            Predator {
+                params: preset.predator,
+            },
+            Hunter,
+            Position(Vec2::new(x, y)),
+            Velocity(Vec2::new(preset.predator.hunt_speed, 0.0)),
+        ));
+    }
+    ready(&mut app);
+    info!(
+        "headless: {boids} birds, {} model, seed {}, {} steps",
+        preset.model.name(),
+        args.scene.seed(),
+        args.steps
+    );
+    (app, flock)
+}
+
+/// Runs `ticks` ticks in pieces (so that the progress bar moves between reports); returns how
+/// long they took, or where the flock stopped.
+fn run_ticks(
+    app: &mut App,
+    flock: Entity,
+    ticks: u64,
+    progress: &mut super::progress::Progress,
+) -> Result<Duration, u64> {
+    let started = Instant::now();
+    let mut done = 0;
+    while done < ticks {
+        let piece = (ticks - done).min(PROGRESS_PIECE);
+        let ran = advance_ticks(app, flock, piece);
+        done += ran;
+        progress.advance(ran);
+        if ran != piece {
+            return Err(done);
+        }
+    }
+    Ok(started.elapsed())
+}
+
+/// Runs `murmur headless`: the flock plugins without a window, one JSON line per report.
+pub fn run(args: HeadlessArgs) -> Result<(), ModeError> {
+    let (preset, boids) = scene::resolve(&args.scene, scene::WorldFit::Literal)?;
+    if let Some(threads) = args.threads {
+        rayon::ThreadPoolBuilder::new()
+            .num_threads(threads as usize)
+            .build_global()
+            .map_err(|e| ModeError::Failed(format!("cannot start {threads} threads: {e}")))?;
+    }
+    let mut file = match &args.metrics {
+        Some(path) => Some(MetricsFile::create(path, args.scene.leader.is_some())?),
+        None => None,
+    };
+    let (mut app, flock) = scene_app(&preset, boids, &args);
+    let stdout = std::io::stdout();
+    let mut out = stdout.lock();
+    let mut emit = |sample: &Sample, out: &mut dyn Write| -> Result<(), ModeError> {
+        let line = serde_json::to_string(sample).expect("figures serialise");
+        writeln!(out, "{line}").map_err(write_error)?;
+        file.as_mut().map_or(Ok(()), |f| f.write(sample, &line))
     };
 
     let world = preset.flock_params().bounds();
     let leader_at = args.scene.leader.map(|(x, y)| Vec2::new(x, y));
-    let measure = |app: &mut App| flock_metrics(app.world_mut(), flock).expect("the flock exists");
-    let round_leader = |app: &mut App| {
-        let centre = leader_at?;
-        let (pos, vel) = murmur_flock::measure::flock_state(app.world_mut(), flock);
-        let (leader_distance, leader_spin) =
-            murmur_flock::murmur_core::metrics::orbit_about(&world, centre, &pos, &vel);
-        Some(LeaderFigures {
-            leader_distance,
-            leader_spin,
-        })
+    let report = |app: &mut App, step: u64, step_ms: f64| {
+        let leader = leader_at.map(|centre| {
+            let (pos, vel) = murmur_flock::measure::flock_state(app.world_mut(), flock);
+            let (leader_distance, leader_spin) =
+                murmur_flock::murmur_core::metrics::orbit_about(&world, centre, &pos, &vel);
+            LeaderFigures {
+                leader_distance,
+                leader_spin,
+            }
+        });
+        Sample {
+            step,
+            metrics: flock_metrics(app.world_mut(), flock).expect("the flock exists"),
+            leader,
+            step_ms,
+        }
     };
-    emit(
-        &Sample {
-            step: 0,
-            metrics: measure(&mut app),
-            leader: round_leader(&mut app),
-            step_ms: 0.0,
-        },
-        &mut out,
-    )?;
+    emit(&report(&mut app, 0, 0.0), &mut out)?;
     let (mut step, mut busy) = (0u64, Duration::ZERO);
     let mut progress = super::progress::Progress::new("steps", args.steps);
     while step < args.steps {
         let ticks = args.every.min(args.steps - step);
-        let started = Instant::now();
-        // In pieces, so that the progress bar moves between reports.
-        let mut done = 0;
-        while done < ticks {
-            let piece = (ticks - done).min(PROGRESS_PIECE);
-            let ran = advance_ticks(&mut app, flock, piece);
-            done += ran;
-            progress.advance(ran);
-            if ran != piece {
-                break;
-            }
-        }
-        let elapsed = started.elapsed();
-        if done != ticks {
-            return Err(ModeError::Failed(format!(
-                "the flock stopped ticking at step {}",
-                step + done
-            )));
-        }
+        let elapsed = run_ticks(&mut app, flock, ticks, &mut progress).map_err(|done| {
+            ModeError::Failed(format!("the flock stopped ticking at step {}", step + done))
+        })?;
         busy += elapsed;
         step += ticks;
         let step_ms = elapsed.as_secs_f64() * 1e3 / ticks as f64;
-        emit(
-            &Sample {
-                step,
-                metrics: measure(&mut app),
-                leader: round_leader(&mut app),
-                step_ms,
-            },
-            &mut out,
-        )?;
+        emit(&report(&mut app, step, step_ms), &mut out)?;
     }
     progress.finish();
-    let metrics = measure(&mut app);
-    let step_ms = if step > 0 {
-        busy.as_secs_f64() * 1e3 / step as f64
-    } else {
-        0.0
-    };
+    let seconds = busy.as_secs_f64();
     let summary = Summary {
         is_final: true,
         steps: step,
         seed: args.scene.seed(),
         preset: args.scene.preset_name().to_string(),
-        metrics,
-        step_ms,
-        steps_per_s: if busy > Duration::ZERO {
-            step as f64 / busy.as_secs_f64()
+        metrics: flock_metrics(app.world_mut(), flock).expect("the flock exists"),
+        step_ms: if step > 0 {
+            seconds * 1e3 / step as f64
+        } else {
+            0.0
+        },
+        steps_per_s: if seconds > 0.0 {
+            step as f64 / seconds
         } else {
             0.0
         },
@@ -310,8 +315,7 @@ pub fn run(args: HeadlessArgs) -> Result<(), ModeError> {
         "{}",
         serde_json::to_string(&summary).expect("figures serialise")
     )
-    .map_err(write_error)?;
-    Ok(())
+    .map_err(write_error)
 }
 
 fn write_error(e: std::io::Error) -> ModeError {
