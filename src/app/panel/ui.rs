@@ -142,262 +142,319 @@ pub(super) fn draw_panel(
                     }
                 }
 
-                egui::CollapsingHeader::new("Flock")
-                    .default_open(true)
-                    .show(ui, |ui| {
-                        let model = config.preset.model;
-                        egui::ComboBox::from_label("model")
-                            .selected_text(model.name())
-                            .show_ui(ui, |ui| {
-                                for kind in ModelKind::ALL {
-                                    if ui.selectable_label(kind == model, kind.name()).clicked()
-                                        && kind != model
-                                    {
-                                        out.push(PanelAction::Set {
-                                            name: "model".into(),
-                                            value: kind.name().into(),
-                                        });
-                                    }
-                                }
-                            });
-                        let mode = config.preset.edges.mode;
-                        egui::ComboBox::from_label("edges")
-                            .selected_text(mode.name())
-                            .show_ui(ui, |ui| {
-                                for m in EdgeMode::ALL {
-                                    if ui.selectable_label(m == mode, m.name()).clicked()
-                                        && m != mode
-                                    {
-                                        out.push(PanelAction::Set {
-                                            name: "edges.mode".into(),
-                                            value: m.name().into(),
-                                        });
-                                    }
-                                }
-                            });
-                        if state.boids_slider == 0 {
-                            state.boids_slider = config.boids as u32;
-                        }
-                        let response = ui.add(
-                            egui::Slider::new(&mut state.boids_slider, 1..=MAX_PANEL_BOIDS)
-                                .logarithmic(true)
-                                .text("birds"),
-                        );
-                        if response.drag_stopped() || (response.changed() && !response.dragged()) {
-                            out.push(PanelAction::SetBoids(state.boids_slider));
-                        }
-                        ui.horizontal(|ui| {
-                            let mut seed = config.seed;
-                            if ui
-                                .add(egui::DragValue::new(&mut seed).prefix("seed "))
-                                .changed()
-                            {
-                                out.push(PanelAction::Reset { seed: Some(seed) });
-                            }
-                            if ui
-                                .button("reset")
-                                .on_hover_text("A fresh flock with the next seed (R)")
-                                .clicked()
-                            {
-                                out.push(PanelAction::Reset { seed: None });
-                            }
-                        });
-                    });
+                flock_section(ui, &mut state, &config, &mut out);
 
-                egui::CollapsingHeader::new(format!("{} parameters", config.preset.model.name()))
-                    .default_open(true)
-                    .show(ui, |ui| {
-                        sliders_for(ui, &config, config.preset.model.name(), &mut out);
-                        param_slider(
-                            ui,
-                            &config,
-                            murmur_flock::murmur_core::preset::info::info("world.max_neighbours")
-                                .expect("described"),
-                            &mut out,
-                        );
-                        if config.preset.edges.mode == EdgeMode::Turn {
-                            sliders_for(ui, &config, "edges", &mut out);
-                        }
-                        // Couzin has its own blind angle among its parameters.
-                        if config.preset.model != ModelKind::Couzin {
-                            sliders_for(ui, &config, "view", &mut out);
-                        }
-                    });
+                parameters_section(ui, &config, &mut out);
 
-                ui.collapsing("Obstacles, predators, bodies", |ui| {
-                    ui.label("Shift+click: obstacle · Shift+right click: remove it");
-                    ui.label("X: a hunter · K: the gold bird as predator");
-                    sliders_for(ui, &config, "avoidance", &mut out);
-                    sliders_for(ui, &config, "predator", &mut out);
-                    let mut physical = config.preset.bodies.enabled;
-                    if ui
-                        .checkbox(&mut physical, "physical birds (B)")
-                        .on_hover_text("Every bird a rigid body that collides: for small flocks")
-                        .changed()
-                    {
-                        out.push(PanelAction::Set {
-                            name: "bodies.enabled".into(),
-                            value: physical.to_string(),
-                        });
-                    }
-                    sliders_for(ui, &config, "bodies", &mut out);
-                });
+                hazards_section(ui, &config, &mut out);
 
-                ui.collapsing("Leader and player", |ui| {
-                    let mode = config.preset.leader.mode;
-                    ui.horizontal(|ui| {
-                        for (m, name) in [
-                            (LeaderMode::Follow, "follow"),
-                            (LeaderMode::Flee, "flee"),
-                            (LeaderMode::Off, "off"),
-                        ] {
-                            if ui.selectable_label(mode == m, name).clicked() && mode != m {
-                                out.push(PanelAction::Set {
-                                    name: "leader.mode".into(),
-                                    value: name.into(),
-                                });
-                            }
-                        }
-                    });
-                    sliders_for(ui, &config, "leader", &mut out);
-                    let mut speed = tuning.speed;
-                    if ui
-                        .add(
-                            egui::Slider::new(&mut speed, 0.01..=1.0)
-                                .text("player speed (worlds/s)"),
-                        )
-                        .on_hover_text("The gold bird's top speed, in world widths per second")
-                        .changed()
-                    {
-                        out.push(PanelAction::SetPlayerSpeed(speed));
-                    }
-                });
+                leader_section(ui, &config, &tuning, &mut out);
 
-                ui.collapsing("Looks", |ui| {
-                    let (mut trails, mut flapping, mut colour, mut scale) = (
-                        looks.trails,
-                        looks.flapping,
-                        looks.colour_by_flock_size,
-                        state.bird_scale,
-                    );
-                    let mut changed = ui.checkbox(&mut trails, "trails (T)").changed();
-                    changed |= ui.checkbox(&mut flapping, "wing flapping (G)").changed();
-                    changed |= ui
-                        .checkbox(&mut colour, "colour by flock size (C)")
-                        .changed();
-                    changed |= ui
-                        .add(
-                            egui::Slider::new(&mut scale, 0.25..=4.0)
-                                .logarithmic(true)
-                                .text("bird size"),
-                        )
-                        .changed();
-                    if changed {
-                        out.push(PanelAction::SetLooks {
-                            trails,
-                            flapping,
-                            colour_by_flock_size: colour,
-                            bird_scale: scale,
-                        });
-                    }
-                    let mut d = *debug;
-                    let mut changed = ui.checkbox(&mut d.grid, "grid cells").changed();
-                    changed |= ui
-                        .checkbox(
-                            &mut d.neighbours,
-                            "neighbours of a bird (Alt + click picks)",
-                        )
-                        .changed();
-                    changed |= ui.checkbox(&mut d.velocities, "velocity vectors").changed();
-                    if changed {
-                        out.push(PanelAction::SetDebug(d));
-                    }
-                });
+                looks_section(ui, &mut state, &looks, &debug, &mut out);
 
-                ui.collapsing("Presets", |ui| {
-                    let current = if state.selected.is_empty() {
-                        config.preset.model.name().to_string()
-                    } else {
-                        state.selected.clone()
-                    };
-                    egui::ComboBox::from_id_salt("preset-list")
-                        .selected_text(current.clone())
-                        .show_ui(ui, |ui| {
-                            for name in builtin_names() {
-                                ui.selectable_value(&mut state.selected, name.clone(), name);
-                            }
-                            for name in state.user_presets.clone() {
-                                ui.selectable_value(
-                                    &mut state.selected,
-                                    format!("user:{name}"),
-                                    format!("{name} (yours)"),
-                                );
-                            }
-                        });
-                    ui.horizontal(|ui| {
-                        if ui.button("load").clicked() {
-                            out.push(match current.strip_prefix("user:") {
-                                Some(user) => PanelAction::LoadUser(user.to_string()),
-                                None => PanelAction::LoadBuiltin(current.clone()),
-                            });
-                        }
-                        if let Some(user) = current.strip_prefix("user:")
-                            && ui.button("delete").clicked()
-                        {
-                            out.push(PanelAction::Delete(user.to_string()));
-                        }
-                        if ui
-                            .button("defaults")
-                            .on_hover_text("The built-in preset of this model")
-                            .clicked()
-                        {
-                            out.push(PanelAction::Defaults);
-                        }
-                    });
-                    if let Some(storage) = state.storage.clone() {
-                        ui.horizontal(|ui| {
-                            ui.text_edit_singleline(&mut state.save_name);
-                            if ui.button("save").clicked() {
-                                out.push(PanelAction::Save(state.save_name.trim().to_string()));
-                            }
-                        });
-                        ui.small(format!("yours live in {}", storage.presets_location()));
-                    } else {
-                        // A machine with no home, or a browser that forbids storage.
-                        ui.small("nowhere to keep presets here: they cannot be saved");
-                    }
-                });
+                presets_section(ui, &mut state, &config, &mut out);
 
-                egui::CollapsingHeader::new("Figures")
-                    .default_open(true)
-                    .show(ui, |ui| {
-                        let fps = diagnostics
-                            .get(&FrameTimeDiagnosticsPlugin::FPS)
-                            .and_then(|d| d.smoothed())
-                            .unwrap_or(0.0);
-                        let (n, neighbours) = birds
-                            .iter()
-                            .fold((0usize, 0u64), |(n, s), c| (n + 1, s + c.0 as u64));
-                        ui.label(format!("{fps:.0} fps · step {:.2} ms · {n} birds", step.ms));
-                        ui.label(format!(
-                            "mean neighbours {:.1} · polarization {:.3}",
-                            neighbours as f64 / n.max(1) as f64,
-                            figures.latest.map_or(0.0, |m| m.polarization)
-                        ));
-                        plot(ui, "plot-pol", "polarization", &figures.polarization);
-                        plot(
-                            ui,
-                            "plot-nn",
-                            "mean nearest-neighbour distance",
-                            &figures.nn_distance,
-                        );
-                        plot(ui, "plot-step", "step time (ms)", &figures.step_ms);
-                    })
-                    .header_response
-                    .on_hover_text("Last 30 s");
+                figures_section(ui, &figures, &step, &diagnostics, &birds);
             });
         });
     covers(shown.response.rect.width());
     actions.write_batch(out);
     Ok(())
+}
+
+/// The flock: model, edges, size, seed.
+fn flock_section(
+    ui: &mut egui::Ui,
+    state: &mut PanelState,
+    config: &SceneConfig,
+    out: &mut Vec<PanelAction>,
+) {
+    egui::CollapsingHeader::new("Flock")
+        .default_open(true)
+        .show(ui, |ui| {
+            let model = config.preset.model;
+            egui::ComboBox::from_label("model")
+                .selected_text(model.name())
+                .show_ui(ui, |ui| {
+                    for kind in ModelKind::ALL {
+                        if ui.selectable_label(kind == model, kind.name()).clicked()
+                            && kind != model
+                        {
+                            out.push(PanelAction::Set {
+                                name: "model".into(),
+                                value: kind.name().into(),
+                            });
+                        }
+                    }
+                });
+            let mode = config.preset.edges.mode;
+            egui::ComboBox::from_label("edges")
+                .selected_text(mode.name())
+                .show_ui(ui, |ui| {
+                    for m in EdgeMode::ALL {
+                        if ui.selectable_label(m == mode, m.name()).clicked() && m != mode {
+                            out.push(PanelAction::Set {
+                                name: "edges.mode".into(),
+                                value: m.name().into(),
+                            });
+                        }
+                    }
+                });
+            if state.boids_slider == 0 {
+                state.boids_slider = config.boids as u32;
+            }
+            let response = ui.add(
+                egui::Slider::new(&mut state.boids_slider, 1..=MAX_PANEL_BOIDS)
+                    .logarithmic(true)
+                    .text("birds"),
+            );
+            if response.drag_stopped() || (response.changed() && !response.dragged()) {
+                out.push(PanelAction::SetBoids(state.boids_slider));
+            }
+            ui.horizontal(|ui| {
+                let mut seed = config.seed;
+                if ui
+                    .add(egui::DragValue::new(&mut seed).prefix("seed "))
+                    .changed()
+                {
+                    out.push(PanelAction::Reset { seed: Some(seed) });
+                }
+                if ui
+                    .button("reset")
+                    .on_hover_text("A fresh flock with the next seed (R)")
+                    .clicked()
+                {
+                    out.push(PanelAction::Reset { seed: None });
+                }
+            });
+        });
+}
+
+/// The active model's parameters (and the edges' and the view's).
+fn parameters_section(ui: &mut egui::Ui, config: &SceneConfig, out: &mut Vec<PanelAction>) {
+    egui::CollapsingHeader::new(format!("{} parameters", config.preset.model.name()))
+        .default_open(true)
+        .show(ui, |ui| {
+            sliders_for(ui, config, config.preset.model.name(), out);
+            param_slider(
+                ui,
+                config,
+                murmur_flock::murmur_core::preset::info::info("world.max_neighbours")
+                    .expect("described"),
+                out,
+            );
+            if config.preset.edges.mode == EdgeMode::Turn {
+                sliders_for(ui, config, "edges", out);
+            }
+            // Couzin has its own blind angle among its parameters.
+            if config.preset.model != ModelKind::Couzin {
+                sliders_for(ui, config, "view", out);
+            }
+        });
+}
+
+/// Obstacle avoidance, predators, physical birds.
+fn hazards_section(ui: &mut egui::Ui, config: &SceneConfig, out: &mut Vec<PanelAction>) {
+    ui.collapsing("Obstacles, predators, bodies", |ui| {
+        ui.label("Shift+click: obstacle · Shift+right click: remove it");
+        ui.label("X: a hunter · K: the gold bird as predator");
+        sliders_for(ui, config, "avoidance", out);
+        sliders_for(ui, config, "predator", out);
+        let mut physical = config.preset.bodies.enabled;
+        if ui
+            .checkbox(&mut physical, "physical birds (B)")
+            .on_hover_text("Every bird a rigid body that collides: for small flocks")
+            .changed()
+        {
+            out.push(PanelAction::Set {
+                name: "bodies.enabled".into(),
+                value: physical.to_string(),
+            });
+        }
+        sliders_for(ui, config, "bodies", out);
+    });
+}
+
+/// The leader's and the gold bird's settings.
+fn leader_section(
+    ui: &mut egui::Ui,
+    config: &SceneConfig,
+    tuning: &PlayerTuning,
+    out: &mut Vec<PanelAction>,
+) {
+    ui.collapsing("Leader and player", |ui| {
+        let mode = config.preset.leader.mode;
+        ui.horizontal(|ui| {
+            for (m, name) in [
+                (LeaderMode::Follow, "follow"),
+                (LeaderMode::Flee, "flee"),
+                (LeaderMode::Off, "off"),
+            ] {
+                if ui.selectable_label(mode == m, name).clicked() && mode != m {
+                    out.push(PanelAction::Set {
+                        name: "leader.mode".into(),
+                        value: name.into(),
+                    });
+                }
+            }
+        });
+        sliders_for(ui, config, "leader", out);
+        let mut speed = tuning.speed;
+        if ui
+            .add(egui::Slider::new(&mut speed, 0.01..=1.0).text("player speed (worlds/s)"))
+            .on_hover_text("The gold bird's top speed, in world widths per second")
+            .changed()
+        {
+            out.push(PanelAction::SetPlayerSpeed(speed));
+        }
+    });
+}
+
+/// How the birds look, and the debug drawings.
+fn looks_section(
+    ui: &mut egui::Ui,
+    state: &mut PanelState,
+    looks: &Looks,
+    debug: &DebugDraw,
+    out: &mut Vec<PanelAction>,
+) {
+    ui.collapsing("Looks", |ui| {
+        let (mut trails, mut flapping, mut colour, mut scale) = (
+            looks.trails,
+            looks.flapping,
+            looks.colour_by_flock_size,
+            state.bird_scale,
+        );
+        let mut changed = ui.checkbox(&mut trails, "trails (T)").changed();
+        changed |= ui.checkbox(&mut flapping, "wing flapping (G)").changed();
+        changed |= ui
+            .checkbox(&mut colour, "colour by flock size (C)")
+            .changed();
+        changed |= ui
+            .add(
+                egui::Slider::new(&mut scale, 0.25..=4.0)
+                    .logarithmic(true)
+                    .text("bird size"),
+            )
+            .changed();
+        if changed {
+            out.push(PanelAction::SetLooks {
+                trails,
+                flapping,
+                colour_by_flock_size: colour,
+                bird_scale: scale,
+            });
+        }
+        let mut d = *debug;
+        let mut changed = ui.checkbox(&mut d.grid, "grid cells").changed();
+        changed |= ui
+            .checkbox(
+                &mut d.neighbours,
+                "neighbours of a bird (Alt + click picks)",
+            )
+            .changed();
+        changed |= ui.checkbox(&mut d.velocities, "velocity vectors").changed();
+        if changed {
+            out.push(PanelAction::SetDebug(d));
+        }
+    });
+}
+
+/// Presets: built-in and the user's own, load, save, delete.
+fn presets_section(
+    ui: &mut egui::Ui,
+    state: &mut PanelState,
+    config: &SceneConfig,
+    out: &mut Vec<PanelAction>,
+) {
+    ui.collapsing("Presets", |ui| {
+        let current = if state.selected.is_empty() {
+            config.preset.model.name().to_string()
+        } else {
+            state.selected.clone()
+        };
+        egui::ComboBox::from_id_salt("preset-list")
+            .selected_text(current.clone())
+            .show_ui(ui, |ui| {
+                for name in builtin_names() {
+                    ui.selectable_value(&mut state.selected, name.clone(), name);
+                }
+                for name in state.user_presets.clone() {
+                    ui.selectable_value(
+                        &mut state.selected,
+                        format!("user:{name}"),
+                        format!("{name} (yours)"),
+                    );
+                }
+            });
+        ui.horizontal(|ui| {
+            if ui.button("load").clicked() {
+                out.push(match current.strip_prefix("user:") {
+                    Some(user) => PanelAction::LoadUser(user.to_string()),
+                    None => PanelAction::LoadBuiltin(current.clone()),
+                });
+            }
+            if let Some(user) = current.strip_prefix("user:")
+                && ui.button("delete").clicked()
+            {
+                out.push(PanelAction::Delete(user.to_string()));
+            }
+            if ui
+                .button("defaults")
+                .on_hover_text("The built-in preset of this model")
+                .clicked()
+            {
+                out.push(PanelAction::Defaults);
+            }
+        });
+        if let Some(storage) = state.storage.clone() {
+            ui.horizontal(|ui| {
+                ui.text_edit_singleline(&mut state.save_name);
+                if ui.button("save").clicked() {
+                    out.push(PanelAction::Save(state.save_name.trim().to_string()));
+                }
+            });
+            ui.small(format!("yours live in {}", storage.presets_location()));
+        } else {
+            // A machine with no home, or a browser that forbids storage.
+            ui.small("nowhere to keep presets here: they cannot be saved");
+        }
+    });
+}
+
+/// Live figures and their plots.
+fn figures_section(
+    ui: &mut egui::Ui,
+    figures: &Figures,
+    step: &StepTime,
+    diagnostics: &DiagnosticsStore,
+    birds: &Query<&NeighbourCount, With<Boid>>,
+) {
+    egui::CollapsingHeader::new("Figures")
+        .default_open(true)
+        .show(ui, |ui| {
+            let fps = diagnostics
+                .get(&FrameTimeDiagnosticsPlugin::FPS)
+                .and_then(|d| d.smoothed())
+                .unwrap_or(0.0);
+            let (n, neighbours) = birds
+                .iter()
+                .fold((0usize, 0u64), |(n, s), c| (n + 1, s + c.0 as u64));
+            ui.label(format!("{fps:.0} fps · step {:.2} ms · {n} birds", step.ms));
+            ui.label(format!(
+                "mean neighbours {:.1} · polarization {:.3}",
+                neighbours as f64 / n.max(1) as f64,
+                figures.latest.map_or(0.0, |m| m.polarization)
+            ));
+            plot(ui, "plot-pol", "polarization", &figures.polarization);
+            plot(
+                ui,
+                "plot-nn",
+                "mean nearest-neighbour distance",
+                &figures.nn_distance,
+            );
+            plot(ui, "plot-step", "step time (ms)", &figures.step_ms);
+        })
+        .header_response
+        .on_hover_text("Last 30 s");
 }
