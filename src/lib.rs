@@ -10,8 +10,6 @@ pub mod capture;
 pub mod cli;
 #[cfg(not(target_arch = "wasm32"))]
 pub mod modes;
-#[cfg(not(target_arch = "wasm32"))]
-pub mod plot;
 pub mod scene_text;
 #[cfg(target_arch = "wasm32")]
 pub mod web;

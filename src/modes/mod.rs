@@ -7,11 +7,11 @@ pub mod oled;
 pub mod progress;
 pub mod q15;
 pub mod record;
+pub mod run;
 pub mod scene;
 pub mod screenshot;
 pub mod serial;
 pub mod sweep;
-pub mod window;
 
 use crate::cli::{Cli, Command, RunArgs, SceneArgs};
 use std::fmt;
@@ -46,13 +46,13 @@ impl fmt::Display for ModeError {
 /// Runs the mode the command line asks for.
 pub fn run(cli: Cli) -> Result<(), ModeError> {
     match cli.command {
-        None => window::run(RunArgs {
+        None => run::run(RunArgs {
             scene: SceneArgs::default(),
-            size: window::WINDOW,
+            size: run::WINDOW,
             board: Default::default(),
             measure_frames: None,
         }),
-        Some(Command::Run(args)) => window::run(args),
+        Some(Command::Run(args)) => run::run(args),
         Some(Command::Headless(args)) => headless::run(args),
         Some(Command::Screenshot(args)) => screenshot::run(args),
         Some(Command::Record(args)) => record::run(args),

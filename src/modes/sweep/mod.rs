@@ -4,10 +4,12 @@
 
 use super::ModeError;
 use crate::cli::SweepArgs;
-use crate::plot::{self, Series};
+mod plot;
+
 use murmur_flock::murmur_core::metrics::Regime;
 use murmur_flock::murmur_core::preset::Preset;
 use murmur_flock::murmur_core::sim::FlockSim;
+use plot::Series;
 use rayon::prelude::*;
 use std::fmt::Write as _;
 use std::path::PathBuf;
