@@ -3,8 +3,8 @@
 //! over the bare core, and the ABM frameworks comparison's "Flocking" model.
 
 use super::{ModeError, headless};
-use crate::cli::{BenchArgs, BenchPart};
 use bevy::prelude::*;
+use clap::Args;
 use murmur_flock::murmur_core::fast::FastFlock;
 use murmur_flock::murmur_core::grid::{NeighbourGrid, NeighbourSums, SumsRequest};
 use murmur_flock::murmur_core::preset::Preset;
@@ -12,6 +12,45 @@ use murmur_flock::murmur_core::sim::{FlockParams, FlockSim, initial_boids};
 use murmur_flock::prelude::advance_ticks;
 use serde_json::json;
 use std::time::{Duration, Instant};
+
+/// `murmur bench`.
+#[derive(Args, Debug, Clone)]
+pub struct BenchArgs {
+    /// Flock sizes to simulate (default 10000,100000,1000000).
+    #[arg(long, value_delimiter = ',')]
+    pub sizes: Option<Vec<usize>>,
+    /// Shorter measurements and no 1M-bird neighbour comparison.
+    #[arg(long)]
+    pub quick: bool,
+    /// One JSON object per line instead of tables.
+    #[arg(long)]
+    pub json: bool,
+    /// Model preset for the simulation figures (cornell or reynolds).
+    #[arg(long, default_value = "cornell")]
+    pub preset: String,
+    /// Density, as the mean number of neighbours within the interaction radius.
+    #[arg(long, default_value_t = 20.0)]
+    pub neighbours: f64,
+    /// Only some parts (comma-separated; default all).
+    #[arg(long, value_delimiter = ',', value_enum)]
+    pub only: Option<Vec<BenchPart>>,
+    /// Seeded runs per ABM size (the comparison uses 100).
+    #[arg(long, default_value_t = 100)]
+    pub abm_runs: usize,
+}
+
+/// A part of `murmur bench`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
+pub enum BenchPart {
+    /// Simulation speed at each size, one thread and all.
+    Sim,
+    /// The Bevy plugins against the bare core and FastFlock.
+    Ecs,
+    /// Neighbour collection: the grid against brute force (and trees with `baselines`).
+    Neighbours,
+    /// The ABM frameworks comparison's flocking benchmark.
+    Abm,
+}
 
 /// Largest flock the brute-force pass is run on.
 const BRUTE_MAX: usize = 20_000;

@@ -1,13 +1,35 @@
 //! `murmur headless`: the flock plugins in an app without window or GPU, printing JSON lines.
 
 use super::{ModeError, scene};
-use crate::cli::HeadlessArgs;
+use crate::cli::SceneArgs;
 use bevy::prelude::*;
 use bevy::time::TimeUpdateStrategy;
+use clap::Args;
 use murmur_flock::prelude::*;
 use serde::Serialize;
 use std::io::Write;
+use std::path::PathBuf;
 use std::time::{Duration, Instant};
+
+/// `murmur headless`.
+#[derive(Args, Debug, Clone)]
+pub struct HeadlessArgs {
+    /// The flock.
+    #[command(flatten)]
+    pub scene: SceneArgs,
+    /// Ticks to simulate.
+    #[arg(long, default_value_t = 1000)]
+    pub steps: u64,
+    /// Print figures every this many ticks.
+    #[arg(long, default_value_t = 10, value_parser = clap::value_parser!(u64).range(1..))]
+    pub every: u64,
+    /// Also write the figures to this file: CSV when it ends in .csv, JSON lines otherwise.
+    #[arg(long)]
+    pub metrics: Option<PathBuf>,
+    /// Worker threads for the simulation (default: all cores). Results do not depend on it.
+    #[arg(long, value_parser = clap::value_parser!(u16).range(1..))]
+    pub threads: Option<u16>,
+}
 
 /// Ticks run between two moves of the progress bar.
 const PROGRESS_PIECE: u64 = 30;

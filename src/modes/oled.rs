@@ -1,11 +1,29 @@
 //! `murmur oled`: the microboids board alone, its OLED filling the window.
 
 use super::ModeError;
-use crate::cli::OledArgs;
+use crate::cli::{parse_revision, parse_seed};
 use bevy::prelude::*;
 use bevy::window::WindowResolution;
+use clap::Args;
 use murmur_microboids::display::{HEIGHT, WIDTH};
 use murmur_oled::{Board, MicroboidsPlugin, spawn_screen};
+
+/// `murmur oled`.
+#[derive(Args, Debug, Clone)]
+pub struct OledArgs {
+    /// Model revision: a412, bfee0c8 or article.
+    #[arg(long, default_value = "a412", value_parser = parse_revision)]
+    pub revision: murmur_microboids::Revision,
+    /// Seed passed to Bird_Init (decimal or 0x-hex, not 0). a412 and bfee0c8 ignore it.
+    #[arg(long, default_value = "0x12345678", value_parser = parse_seed)]
+    pub seed: u32,
+    /// Number of birds (the board has 48).
+    #[arg(long, default_value_t = 48, value_parser = clap::value_parser!(u16).range(1..=1024))]
+    pub birds: u16,
+    /// Screen pixels per OLED pixel.
+    #[arg(long, default_value_t = 8, value_parser = clap::value_parser!(u16).range(1..=32))]
+    pub scale: u16,
+}
 
 /// Which board the keys act on.
 #[derive(Resource)]

@@ -2,10 +2,34 @@
 //! its speed.
 
 use super::ModeError;
-use crate::cli::Q15Args;
+use crate::cli::{parse_revision, parse_seed};
+use clap::Args;
 use murmur_microboids::{CSV_HEADER, CsvRow, Flock};
 use std::io::{BufWriter, Write};
 use std::time::{Duration, Instant};
+
+/// `murmur q15`.
+#[derive(Args, Debug, Clone)]
+pub struct Q15Args {
+    /// Model revision: a412, bfee0c8 or article.
+    #[arg(long, default_value = "a412", value_parser = parse_revision)]
+    pub revision: murmur_microboids::Revision,
+    /// Seed passed to Bird_Init (decimal or 0x-hex, not 0). a412 and bfee0c8 ignore it.
+    #[arg(long, default_value = "0x12345678", value_parser = parse_seed)]
+    pub seed: u32,
+    /// Ticks to run; the CSV holds ticks 0 (right after init) to N.
+    #[arg(long, default_value_t = 300)]
+    pub ticks: u32,
+    /// Number of birds (the board has 48).
+    #[arg(long, default_value_t = 48, value_parser = clap::value_parser!(u16).range(1..=1024))]
+    pub birds: u16,
+    /// Where to write the CSV (`-` for standard output).
+    #[arg(long)]
+    pub csv: Option<String>,
+    /// Instead of a CSV, measure ticks per second on one core for this many seconds.
+    #[arg(long, value_name = "SECONDS")]
+    pub bench: Option<f64>,
+}
 
 /// Most birds `--birds` may ask for.
 pub const MAX_BIRDS: usize = 1024;

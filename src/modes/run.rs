@@ -5,9 +5,27 @@ use super::{ModeError, scene};
 use crate::app::meter::MeasureFrames;
 use crate::app::panel::{PanelState, store};
 use crate::app::{self, AppOptions, SceneConfig};
-use crate::cli::RunArgs;
+use crate::cli::{BoardArgs, SceneArgs, parse_size};
 use bevy::app::AppExit;
 use bevy::math::Vec2;
+use clap::Args;
+
+/// `murmur run`.
+#[derive(Args, Debug, Clone, Default)]
+pub struct RunArgs {
+    /// The flock.
+    #[command(flatten)]
+    pub scene: SceneArgs,
+    /// Window size as WIDTHxHEIGHT.
+    #[arg(long, default_value = "1280x720", value_parser = parse_size)]
+    pub size: (u32, u32),
+    /// The microboids board beside the flock.
+    #[command(flatten)]
+    pub board: BoardArgs,
+    /// Measure this many frames (after a warm-up), print their times as JSON and exit.
+    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u32).range(1..))]
+    pub measure_frames: Option<u32>,
+}
 
 /// Default window size.
 pub const WINDOW: (u32, u32) = (1280, 720);

@@ -7,7 +7,8 @@
 use super::{ModeError, scene};
 use crate::app::scene::SceneConfig;
 use crate::app::{self, AppOptions};
-use crate::cli::ScreenshotArgs;
+use crate::cli::{BoardArgs, FlyDirection, SceneArgs, parse_size};
+use crate::scene_text::parse_point;
 use bevy::app::AppExit;
 use bevy::input::ButtonState;
 use bevy::input::keyboard::{Key, KeyboardInput};
@@ -16,8 +17,51 @@ use bevy::math::DVec2;
 use bevy::prelude::*;
 use bevy::render::view::screenshot::{Screenshot, ScreenshotCaptured, save_to_disk};
 use bevy::window::PrimaryWindow;
+use clap::Args;
 use std::path::PathBuf;
 use std::time::{Duration, Instant};
+
+/// `murmur screenshot`.
+#[derive(Args, Debug, Clone)]
+pub struct ScreenshotArgs {
+    /// The flock.
+    #[command(flatten)]
+    pub scene: SceneArgs,
+    /// Ticks to simulate before the picture.
+    #[arg(long, default_value_t = 300)]
+    pub steps: u64,
+    /// Simulate a left click at window pixel X,Y (from the top left) before the first tick, as a
+    /// user placing the leader would.
+    #[arg(long, value_name = "X,Y", value_parser = parse_point)]
+    pub click: Option<(f32, f32)>,
+    /// Window size as WIDTHxHEIGHT.
+    #[arg(long, default_value = "1280x720", value_parser = parse_size)]
+    pub size: (u32, u32),
+    /// The microboids board beside the flock.
+    #[command(flatten)]
+    pub board: BoardArgs,
+    /// Show the side panel in the picture.
+    #[arg(long)]
+    pub panel: bool,
+    /// Fly the gold bird this way from the first tick (its key held, as a player would), the
+    /// follow camera after it.
+    #[arg(long, value_enum)]
+    pub fly: Option<FlyDirection>,
+    /// Zoom in this many times closer than the whole world fitted into the playfield.
+    #[arg(long, default_value_t = 1.0, value_parser = parse_zoom)]
+    pub zoom: f32,
+    /// Where to write the PNG.
+    #[arg(long)]
+    pub out: PathBuf,
+}
+
+/// Parses a zoom factor (0.1 to 100).
+fn parse_zoom(s: &str) -> Result<f32, String> {
+    match s.parse::<f32>() {
+        Ok(z) if (0.1..=100.0).contains(&z) => Ok(z),
+        _ => Err(format!("zoom must be a number from 0.1 to 100, got `{s}`")),
+    }
+}
 
 /// Ticks run one per frame at the end, so trails show the flock's motion.
 const SETTLE_TICKS: u64 = 40;

@@ -2,13 +2,113 @@
 //! one, and recordings.
 
 use super::ModeError;
-use crate::cli::{BoardRunArgs, MirrorArgs, ReplayArgs};
+use crate::cli::{parse_revision, parse_seed};
+use clap::Args;
 use murmur_serial::link::{LinkEvent, LinkHandle, Source};
 use murmur_serial::mirror::{Mirror, MirrorReport};
 #[cfg(unix)]
 use murmur_serial::pty::Pty;
 use murmur_serial::virtual_board::{self, BoardConfig, Faults};
+use std::path::PathBuf;
 use std::time::{Duration, Instant};
+
+/// `murmur board`.
+#[derive(Args, Debug, Clone)]
+pub struct BoardRunArgs {
+    /// Open a pseudo-terminal and print its path (open it as the mirror would a USB device).
+    #[arg(long, conflicts_with = "port")]
+    pub pty: bool,
+    /// Write to this serial device instead.
+    #[arg(long, required_unless_present = "pty")]
+    pub port: Option<PathBuf>,
+    /// With --pty, also make this path a symbolic link to the terminal (replaced on each start,
+    /// so a mirror watching it sees the board vanish and come back).
+    #[arg(long, requires = "pty")]
+    pub link: Option<PathBuf>,
+    /// Model revision: a412, bfee0c8 or article.
+    #[arg(long, default_value = "a412", value_parser = parse_revision)]
+    pub revision: murmur_microboids::Revision,
+    /// Seed passed to Bird_Init (a412 and bfee0c8 ignore it).
+    #[arg(long, default_value = "0x12345678", value_parser = parse_seed)]
+    pub seed: u32,
+    /// Birds (1 to 169, the most one FLOCK frame holds).
+    #[arg(long, default_value_t = 48, value_parser = clap::value_parser!(u8).range(1..=169))]
+    pub birds: u8,
+    /// Board name in the HELLO.
+    #[arg(long, default_value = "murmur virtual board")]
+    pub name: String,
+    /// Announce this revision number in the HELLO while running --revision (a lying board, to
+    /// test divergence reports).
+    #[arg(long)]
+    pub announce: Option<u8>,
+    /// As fast as the reader takes it, instead of one tick per 31.872 ms.
+    #[arg(long)]
+    pub fast: bool,
+    /// Stop after this many ticks (ticks 0..=N are sent).
+    #[arg(long)]
+    pub ticks: Option<u32>,
+    /// Fault: drop the FLOCK of every Nth tick.
+    #[arg(long, value_name = "N")]
+    pub drop_every: Option<u32>,
+    /// Fault: flip a bit in the FLOCK of every Nth tick (its CRC fails).
+    #[arg(long, value_name = "N")]
+    pub flip_every: Option<u32>,
+    /// Fault: a burst of noise after the FLOCK of every Nth tick.
+    #[arg(long, value_name = "N")]
+    pub noise_every: Option<u32>,
+    /// Fault: send only half of the FLOCK of every Nth tick.
+    #[arg(long, value_name = "N")]
+    pub truncate_every: Option<u32>,
+    /// Fault: go quiet before this tick ...
+    #[arg(long, value_name = "TICK")]
+    pub stall_at: Option<u32>,
+    /// ... for this many milliseconds.
+    #[arg(long, default_value_t = 1000)]
+    pub stall_ms: u64,
+    /// Fault: reboot at this step (Bird_Init again, ticks restart at 0).
+    #[arg(long, value_name = "STEP")]
+    pub reset_at: Option<u32>,
+}
+
+/// `murmur mirror`.
+#[derive(Args, Debug, Clone)]
+pub struct MirrorArgs {
+    /// List the serial ports and exit.
+    #[arg(long, conflicts_with_all = ["port", "headless"])]
+    pub list: bool,
+    /// The board's serial port (e.g. /dev/ttyACM0) or a pseudo-terminal.
+    #[arg(long, required_unless_present = "list")]
+    pub port: Option<PathBuf>,
+    /// No window: read until --frames FLOCK frames were accepted (or --timeout-s) and report.
+    #[arg(long)]
+    pub headless: bool,
+    /// With --headless: FLOCK frames to accept before stopping.
+    #[arg(long, default_value_t = 100)]
+    pub frames: u64,
+    /// With --headless: give up after this many seconds.
+    #[arg(long, default_value_t = 30.0)]
+    pub timeout_s: f64,
+    /// With --headless: print one JSON object (otherwise a short summary).
+    #[arg(long)]
+    pub json: bool,
+    /// Append every received frame to this file (flushed frame by frame).
+    #[arg(long)]
+    pub record: Option<PathBuf>,
+    /// In the window: once --frames FLOCK frames have arrived, save the window as this PNG and
+    /// exit.
+    #[arg(long, conflicts_with = "headless", value_name = "PNG")]
+    pub screenshot: Option<PathBuf>,
+}
+
+/// `murmur replay`.
+#[derive(Args, Debug, Clone)]
+pub struct ReplayArgs {
+    /// The recording.
+    pub file: PathBuf,
+    /// Print one JSON object (otherwise a short summary).
+    #[arg(long)]
+    pub json: bool,
+}
 
 /// Runs `murmur board`: a virtual board streaming its flock on a pseudo-terminal or a port.
 pub fn board(args: BoardRunArgs) -> Result<(), ModeError> {

@@ -3,9 +3,10 @@
 //! regime map for two parameters). Points run in parallel.
 
 use super::ModeError;
-use crate::cli::SweepArgs;
 mod plot;
 
+use crate::scene_text::parse_world;
+use clap::Args;
 use murmur_flock::murmur_core::metrics::Regime;
 use murmur_flock::murmur_core::preset::Preset;
 use murmur_flock::murmur_core::sim::FlockSim;
@@ -13,6 +14,107 @@ use plot::Series;
 use rayon::prelude::*;
 use std::fmt::Write as _;
 use std::path::PathBuf;
+
+/// `murmur sweep`.
+#[derive(Args, Debug, Clone)]
+pub struct SweepArgs {
+    /// Built-in preset name or path to a preset file.
+    #[arg(long)]
+    pub preset: String,
+    /// The parameter to sweep, by the name the preset file uses (e.g. `eta`).
+    #[arg(long)]
+    pub param: String,
+    /// Its values: `0.5,1,1.5` or an arithmetic run `0.5,1,...,5`.
+    #[arg(long, value_parser = parse_value_list, allow_hyphen_values = true)]
+    pub values: ValueList,
+    /// A second parameter: the sweep becomes a map, each point classified into a regime.
+    #[arg(long, requires = "values2")]
+    pub param2: Option<String>,
+    /// Values of the second parameter.
+    #[arg(long, value_parser = parse_value_list, allow_hyphen_values = true, requires = "param2")]
+    pub values2: Option<ValueList>,
+    /// Number of birds; a list (`40,100,400`) gives one series each.
+    #[arg(long, value_delimiter = ',', default_value = "100")]
+    pub boids: Vec<u32>,
+    /// World size per series, `LxL` (one for all, or one per --boids entry); default: the preset's.
+    #[arg(long, value_delimiter = ',', value_parser = parse_world)]
+    pub world: Vec<(f32, f32)>,
+    /// Ticks per run.
+    #[arg(long, default_value_t = 2000)]
+    pub steps: u64,
+    /// Ticks at the end of each run averaged into its order parameters (sampled every tick).
+    #[arg(long, default_value_t = 500)]
+    pub average_last: u64,
+    /// Seeds per point (1..=S); results are averaged over them, with standard errors.
+    #[arg(long, default_value_t = 5, value_parser = clap::value_parser!(u64).range(1..))]
+    pub seeds: u64,
+    /// Other overrides applied to every run.
+    #[arg(long = "set", value_name = "NAME=VALUE")]
+    pub overrides: Vec<String>,
+    /// Output prefix: writes PREFIX.csv, PREFIX.png and PREFIX.svg.
+    #[arg(long, default_value = "sweep")]
+    pub out: String,
+    /// A logarithmic axis for the swept values (for values over decades; all above 0).
+    #[arg(long)]
+    pub log_x: bool,
+}
+
+/// A list of swept values.
+#[derive(Clone, Debug, PartialEq)]
+pub struct ValueList(pub Vec<f64>);
+
+fn parse_value_list(s: &str) -> Result<ValueList, String> {
+    parse_values(s).map(ValueList)
+}
+
+/// Parses `a,b,c` or `a,b,...,c` (an arithmetic run from a in steps of b - a up to c).
+pub fn parse_values(s: &str) -> Result<Vec<f64>, String> {
+    let tokens: Vec<&str> = s.split(',').map(str::trim).collect();
+    let num = |t: &str| -> Result<f64, String> {
+        t.parse::<f64>()
+            .ok()
+            .filter(|v| v.is_finite())
+            .ok_or_else(|| format!("`{t}` is not a number"))
+    };
+    let mut out: Vec<f64> = Vec::new();
+    let mut i = 0;
+    while i < tokens.len() {
+        if tokens[i] == "..." {
+            let (Some(&b), Some(a), Some(end)) = (
+                out.last(),
+                out.len().checked_sub(2).map(|k| out[k]),
+                tokens.get(i + 1),
+            ) else {
+                return Err("`...` needs two values before it and one after".into());
+            };
+            let (step, end) = (b - a, num(end)?);
+            if step == 0.0 || (end - b) * step < 0.0 {
+                return Err(format!(
+                    "`{a},{b},...,{end}` does not run from {b} towards {end}"
+                ));
+            }
+            let count = ((end - b) / step + 1e-9).floor() as usize;
+            if count > 100_000 {
+                return Err("that run has too many values".into());
+            }
+            for k in 1..=count {
+                out.push(b + step * k as f64);
+            }
+            if (out.last().copied().unwrap_or(b) - end).abs() > 1e-9 * step.abs().max(1.0) {
+                out.push(end);
+            }
+            i += 2;
+        } else {
+            out.push(num(tokens[i])?);
+            i += 1;
+        }
+    }
+    if out.is_empty() {
+        return Err("no values".into());
+    }
+    // Round away float noise from the run (0.1 * 3 = 0.30000000000000004).
+    Ok(out.into_iter().map(|v| (v * 1e9).round() / 1e9).collect())
+}
 
 /// One run's time-averaged order parameters.
 #[derive(Clone, Copy, Debug, Default)]
