@@ -2,7 +2,6 @@
 
 pub mod bench;
 pub mod headless;
-pub mod mirror_app;
 pub mod oled;
 pub mod progress;
 pub mod q15;

@@ -1,7 +1,7 @@
 //! The mirror's window: the board's OLED as received beside the same model run here, and a
 //! status line (connected, frames/s, CRC errors, lost frames, resets, in sync).
 
-use super::ModeError;
+use crate::modes::ModeError;
 use bevy::prelude::*;
 use bevy::render::view::screenshot::{Screenshot, ScreenshotCaptured, save_to_disk};
 use bevy::window::WindowResolution;

@@ -1,5 +1,8 @@
 //! `murmur board`, `murmur mirror` and `murmur replay`: the virtual board, the mirror of a live
-//! one, and recordings.
+//! one (headless here, its window in `window`; the mirror itself is murmur_serial's), and
+//! recordings.
+
+mod window;
 
 use super::ModeError;
 use crate::cli::{parse_revision, parse_seed};
@@ -242,7 +245,7 @@ pub fn mirror(args: MirrorArgs) -> Result<(), ModeError> {
     }
     if !args.headless {
         let capture = args.screenshot.map(|out| (out, args.frames));
-        return super::mirror_app::run(port, args.record, capture);
+        return window::run(port, args.record, capture);
     }
     if std::fs::metadata(&port).is_err() {
         return Err(ModeError::Usage(format!(
