@@ -1,7 +1,7 @@
 //! The command line: the subcommands (each one's flags in its file under `modes/`) and the
 //! flags and value parsers several share.
 
-use crate::scene_text::{parse_point, parse_world};
+use crate::scene::text::{parse_point, parse_world};
 use clap::{Args, Parser, Subcommand};
 
 // Each subcommand's flags live in its own file under `modes/`; these names stay here too.

@@ -10,7 +10,6 @@ pub mod capture;
 pub mod cli;
 #[cfg(not(target_arch = "wasm32"))]
 pub mod modes;
-pub mod scene_text;
+pub mod scene;
 #[cfg(target_arch = "wasm32")]
 pub mod web;
-pub mod web_query;

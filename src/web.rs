@@ -1,11 +1,11 @@
 //! The web page's app: the same plugins as the window, on the page's `#murmur` canvas. The scene
-//! comes from the page's address (see [`crate::web_query`]); with none there, the last visit's
+//! comes from the page's address (see [`crate::scene::address`]); with none there, the last visit's
 //! flock. Presets and settings live in the browser's `localStorage`; the board mirror and the
 //! command-line modes stay native.
 
 use crate::app::panel::{PanelState, store};
 use crate::app::{self, AppOptions};
-use crate::web_query;
+use crate::scene::address;
 use bevy::prelude::*;
 
 /// Builds and runs the app in the browser (returns when the page closes it).
@@ -13,15 +13,15 @@ pub fn run() {
     let search = web_sys::window()
         .and_then(|w| w.location().search().ok())
         .unwrap_or_default();
-    let (query, mut warnings) = web_query::parse(&search);
-    let (mut scene, more) = web_query::scene(&query);
+    let (query, mut warnings) = address::parse(&search);
+    let (mut scene, more) = address::scene(&query);
     warnings.extend(more);
 
     let storage = store::Storage::user();
     let (settings, warning) = store::saved_settings(storage.as_ref());
     warnings.extend(warning);
     if let Some(s) = &settings
-        && query == web_query::PageQuery::default()
+        && query == address::PageQuery::default()
         && let Some((preset, boids, seed)) = s.last_flock()
     {
         (scene.preset, scene.boids) = (preset, boids);

@@ -1,50 +1,8 @@
-//! The scene: which flock flies (preset, size, seed), spawning it, and resetting it.
+//! The scene in the app: spawning the flock the [`SceneConfig`] describes, and resetting it.
 
+pub use crate::scene::SceneConfig;
 use bevy::prelude::*;
-use murmur_flock::murmur_core::preset::Preset;
 use murmur_flock::prelude::*;
-
-/// The flock the app flies: its preset, size and seed.
-#[derive(Resource, Clone, Debug)]
-pub struct SceneConfig {
-    /// Model, world, edges and leader tuning.
-    pub preset: Preset,
-    /// Number of birds.
-    pub boids: usize,
-    /// Seed of the current flock.
-    pub seed: u64,
-    /// Where to place a leader at start, if anywhere.
-    pub leader: Option<Vec2>,
-    /// Where to let a hunting predator loose at start, if anywhere.
-    pub hunter: Option<Vec2>,
-}
-
-/// Grows the preset's world so that `boids` birds fly at the density its own bird count had
-/// (more birds than the preset's own count only; fewer keep the world as it is).
-pub fn keep_density(preset: &mut Preset, boids: u32) {
-    if boids > preset.world.boids && preset.world.boids > 0 {
-        let grow = (boids as f32 / preset.world.boids as f32).sqrt();
-        preset.world.width *= grow;
-        preset.world.height *= grow;
-    }
-}
-
-impl SceneConfig {
-    /// A built-in preset (or preset file) with its own number of birds.
-    pub fn load(
-        preset: &str,
-        seed: u64,
-    ) -> Result<Self, murmur_flock::murmur_core::preset::PresetError> {
-        let preset = Preset::load(preset)?;
-        Ok(Self {
-            boids: preset.world.boids as usize,
-            preset,
-            seed,
-            leader: None,
-            hunter: None,
-        })
-    }
-}
 
 /// The flock entity currently flying.
 #[derive(Resource, Clone, Copy, Debug)]

@@ -1,7 +1,8 @@
 //! `murmur headless`: the flock plugins in an app without window or GPU, printing JSON lines.
 
-use super::{ModeError, scene};
+use super::ModeError;
 use crate::cli::SceneArgs;
+use crate::scene::flags;
 use bevy::prelude::*;
 use bevy::time::TimeUpdateStrategy;
 use clap::Args;
@@ -260,7 +261,7 @@ fn run_ticks(
 
 /// Runs `murmur headless`: the flock plugins without a window, one JSON line per report.
 pub fn run(args: HeadlessArgs) -> Result<(), ModeError> {
-    let (preset, boids) = scene::resolve(&args.scene, scene::WorldFit::Literal)?;
+    let (preset, boids) = flags::resolve(&args.scene, flags::WorldFit::Literal)?;
     if let Some(threads) = args.threads {
         rayon::ThreadPoolBuilder::new()
             .num_threads(threads as usize)

@@ -7,7 +7,6 @@ pub mod progress;
 pub mod q15;
 pub mod record;
 pub mod run;
-pub mod scene;
 pub mod screenshot;
 pub mod serial;
 pub mod sweep;

@@ -2,11 +2,12 @@
 //! animated GIF, frame by frame at exact ticks: the same flags give the same animation whatever
 //! the machine's frame rate. For READMEs and papers.
 
-use super::{ModeError, scene};
+use super::ModeError;
 use crate::app::scene::SceneConfig;
 use crate::app::{self, AppOptions};
 use crate::capture::GifRecording;
 use crate::cli::{FlyDirection, SceneArgs};
+use crate::scene::flags;
 use bevy::app::AppExit;
 use bevy::input::ButtonState;
 use bevy::input::keyboard::{Key, KeyboardInput};
@@ -46,7 +47,7 @@ pub struct RecordArgs {
     #[arg(long, default_value = "640x360", value_parser = crate::cli::parse_size)]
     pub size: (u32, u32),
     /// Simulate a left click at window pixel X,Y before the first tick (place the leader).
-    #[arg(long, value_name = "X,Y", value_parser = crate::scene_text::parse_point)]
+    #[arg(long, value_name = "X,Y", value_parser = crate::scene::text::parse_point)]
     pub click: Option<(f32, f32)>,
     /// Fly the gold bird this way throughout (its key held), the follow camera after it.
     #[arg(long, value_enum)]
@@ -105,7 +106,7 @@ type Outcome = std::sync::Arc<std::sync::Mutex<Option<Result<u32, String>>>>;
 
 /// Runs `murmur record`.
 pub fn run(args: RecordArgs) -> Result<(), ModeError> {
-    let (preset, boids) = scene::resolve(&args.scene, scene::WorldFit::KeepDensity)?;
+    let (preset, boids) = flags::resolve(&args.scene, flags::WorldFit::KeepDensity)?;
     if args.out.extension().and_then(|e| e.to_str()) != Some("gif") {
         return Err(ModeError::Usage(format!(
             "--out must name a .gif file, got {}",

@@ -1,11 +1,12 @@
 //! `murmur run`: the windowed app. Without scene flags it resumes the last session (preset,
 //! birds, seed, looks), kept in the user's config directory.
 
-use super::{ModeError, scene};
+use super::ModeError;
 use crate::app::meter::MeasureFrames;
 use crate::app::panel::{PanelState, store};
 use crate::app::{self, AppOptions, SceneConfig};
 use crate::cli::{BoardArgs, SceneArgs, parse_size};
+use crate::scene::flags;
 use bevy::app::AppExit;
 use bevy::math::Vec2;
 use clap::Args;
@@ -34,7 +35,7 @@ pub const WINDOW: (u32, u32) = (1280, 720);
 pub fn run(args: RunArgs) -> Result<(), ModeError> {
     let storage = store::Storage::user();
     let (settings, warning) = store::saved_settings(storage.as_ref());
-    let (mut preset, mut boids) = scene::resolve(&args.scene, scene::WorldFit::KeepDensity)?;
+    let (mut preset, mut boids) = flags::resolve(&args.scene, flags::WorldFit::KeepDensity)?;
     let mut seed = args.scene.seed();
     if let Some(s) = &settings
         && args.scene.chooses_nothing()

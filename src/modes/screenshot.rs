@@ -4,11 +4,12 @@
 //! flock whatever the frame rate. `--fly` holds a key through Bevy's keyboard input, as a
 //! player would, and the follow camera goes after the gold bird.
 
-use super::{ModeError, scene};
+use super::ModeError;
 use crate::app::scene::SceneConfig;
 use crate::app::{self, AppOptions};
 use crate::cli::{BoardArgs, FlyDirection, SceneArgs, parse_size};
-use crate::scene_text::parse_point;
+use crate::scene::flags;
+use crate::scene::text::parse_point;
 use bevy::app::AppExit;
 use bevy::input::ButtonState;
 use bevy::input::keyboard::{Key, KeyboardInput};
@@ -87,7 +88,7 @@ struct Plan {
 
 /// Runs `murmur screenshot`: the app's real scene after some ticks, written as a PNG.
 pub fn run(args: ScreenshotArgs) -> Result<(), ModeError> {
-    let (preset, boids) = scene::resolve(&args.scene, scene::WorldFit::KeepDensity)?;
+    let (preset, boids) = flags::resolve(&args.scene, flags::WorldFit::KeepDensity)?;
     if let Some(parent) = args.out.parent().filter(|p| !p.as_os_str().is_empty())
         && !parent.is_dir()
     {

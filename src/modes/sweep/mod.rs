@@ -5,7 +5,7 @@
 use super::ModeError;
 mod plot;
 
-use crate::scene_text::parse_world;
+use crate::scene::text::parse_world;
 use clap::Args;
 use murmur_flock::murmur_core::metrics::Regime;
 use murmur_flock::murmur_core::preset::Preset;

@@ -6,9 +6,8 @@
 //! target so that its rules are tested natively; only the web page uses it. A bad value never
 //! stops the page: it is reported as a warning and the default takes its place.
 
-use crate::app::SceneConfig;
-use crate::app::scene::keep_density;
-use crate::scene_text::{parse_point, parse_world};
+use super::text::{parse_point, parse_world};
+use super::{SceneConfig, keep_density};
 use bevy::math::Vec2;
 use murmur_flock::murmur_core::preset::{MAX_BOIDS, Preset};
 

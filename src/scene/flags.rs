@@ -1,8 +1,8 @@
 //! Turning scene flags into a checked preset and flock size.
 
-use super::ModeError;
-use crate::app::scene::keep_density;
+use super::keep_density;
 use crate::cli::SceneArgs;
+use crate::modes::ModeError;
 use murmur_flock::murmur_core::preset::{MAX_BOIDS, Preset, PresetError};
 
 /// How the world size follows `--boids`.
