@@ -3,7 +3,7 @@
 //! `FlockPlayer` makes the body a bird of the flock; this module flies it.
 
 use super::render::SpecialBird;
-use super::scene::{ActiveFlock, SceneConfig, SpawnScene};
+use super::scene::{ActiveFlock, ActiveWorld, SceneConfig, SpawnScene};
 use bevy::prelude::*;
 use bevy_rapier2d::dynamics::Velocity as BodyVelocity;
 use bevy_rapier2d::prelude::{
@@ -181,8 +181,7 @@ fn switch_follow_flee(
 /// walls and is put back across the seam when it leaves the world.
 fn keep_in_world(
     mut player: Single<(&mut Transform, &mut BodyVelocity, &mut CollisionGroups), With<Player>>,
-    active: Option<Res<ActiveFlock>>,
-    flocks: Query<&Flock>,
+    world: ActiveWorld,
 ) {
     let (transform, body, groups) = &mut *player;
     if !transform.translation.is_finite() || !body.linear.is_finite() {
@@ -190,10 +189,7 @@ fn keep_in_world(
         transform.translation = Vec3::ZERO;
         **body = BodyVelocity::zero();
     }
-    let Some(bounds) = active
-        .and_then(|a| flocks.get(a.0).ok())
-        .map(|f| f.params.bounds())
-    else {
+    let Some(bounds) = world.bounds() else {
         return;
     };
     let filters = if bounds.wrapped {

@@ -15,6 +15,22 @@ pub struct ResetScene {
     pub seed: Option<u64>,
 }
 
+/// The active flock's world, for the systems that need its shape (the camera, the arrows, the
+/// gold bird's trail and body): `None` before the flock is spawned.
+#[derive(bevy::ecs::system::SystemParam)]
+pub struct ActiveWorld<'w, 's> {
+    active: Option<Res<'w, ActiveFlock>>,
+    flocks: Query<'w, 's, &'static Flock>,
+}
+
+impl ActiveWorld<'_, '_> {
+    /// The active flock's bounds (wrapped or not).
+    pub fn bounds(&self) -> Option<murmur_flock::murmur_core::world::WorldBounds> {
+        let active = self.active.as_ref()?;
+        self.flocks.get(active.0).ok().map(|f| f.params.bounds())
+    }
+}
+
 /// Spawning happens in this set at startup; systems needing the flock run after it.
 #[derive(SystemSet, Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct SpawnScene;

@@ -3,7 +3,6 @@
 //! the machine's frame rate. For READMEs and papers.
 
 use super::ModeError;
-use crate::app::scene::SceneConfig;
 use crate::app::{self, AppOptions};
 use crate::capture::GifRecording;
 use crate::cli::{FlyDirection, SceneArgs};
@@ -106,7 +105,7 @@ type Outcome = std::sync::Arc<std::sync::Mutex<Option<Result<u32, String>>>>;
 
 /// Runs `murmur record`.
 pub fn run(args: RecordArgs) -> Result<(), ModeError> {
-    let (preset, boids) = flags::resolve(&args.scene, flags::WorldFit::KeepDensity)?;
+    let scene = flags::scene_config(&args.scene)?;
     if args.out.extension().and_then(|e| e.to_str()) != Some("gif") {
         return Err(ModeError::Usage(format!(
             "--out must name a .gif file, got {}",
@@ -128,13 +127,7 @@ pub fn run(args: RecordArgs) -> Result<(), ModeError> {
         .map_err(|e| ModeError::Failed(format!("cannot start the recording: {e}")))?;
     let outcome = Outcome::default();
     let mut app = app::build(AppOptions {
-        scene: SceneConfig {
-            preset,
-            boids,
-            seed: args.scene.seed(),
-            leader: args.scene.leader.map(|(x, y)| Vec2::new(x, y)),
-            hunter: args.scene.hunter.map(|(x, y)| Vec2::new(x, y)),
-        },
+        scene,
         window: args.size,
     });
     let mut panel = crate::app::panel::PanelState::default();

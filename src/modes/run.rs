@@ -4,11 +4,10 @@
 use super::ModeError;
 use crate::app::meter::MeasureFrames;
 use crate::app::panel::{PanelState, store};
-use crate::app::{self, AppOptions, SceneConfig};
+use crate::app::{self, AppOptions};
 use crate::cli::{BoardArgs, SceneArgs, parse_size};
 use crate::scene::flags;
 use bevy::app::AppExit;
-use bevy::math::Vec2;
 use clap::Args;
 
 /// `murmur run`.
@@ -35,23 +34,16 @@ pub const WINDOW: (u32, u32) = (1280, 720);
 pub fn run(args: RunArgs) -> Result<(), ModeError> {
     let storage = store::Storage::user();
     let (settings, warning) = store::saved_settings(storage.as_ref());
-    let (mut preset, mut boids) = flags::resolve(&args.scene, flags::WorldFit::KeepDensity)?;
-    let mut seed = args.scene.seed();
+    let mut scene = flags::scene_config(&args.scene)?;
     if let Some(s) = &settings
         && args.scene.chooses_nothing()
         && let Some((p, n, s)) = s.last_flock()
     {
-        (preset, boids) = (p, n);
-        seed = s.unwrap_or(seed);
+        (scene.preset, scene.boids) = (p, n);
+        scene.seed = s.unwrap_or(scene.seed);
     }
     let mut app = app::build(AppOptions {
-        scene: SceneConfig {
-            preset,
-            boids,
-            seed,
-            leader: args.scene.leader.map(|(x, y)| Vec2::new(x, y)),
-            hunter: args.scene.hunter.map(|(x, y)| Vec2::new(x, y)),
-        },
+        scene,
         window: args.size,
     });
     let mut panel = PanelState::with_storage(storage, args.measure_frames.is_none());

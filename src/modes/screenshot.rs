@@ -5,7 +5,6 @@
 //! player would, and the follow camera goes after the gold bird.
 
 use super::ModeError;
-use crate::app::scene::SceneConfig;
 use crate::app::{self, AppOptions};
 use crate::cli::{BoardArgs, FlyDirection, SceneArgs, parse_size};
 use crate::scene::flags;
@@ -88,7 +87,7 @@ struct Plan {
 
 /// Runs `murmur screenshot`: the app's real scene after some ticks, written as a PNG.
 pub fn run(args: ScreenshotArgs) -> Result<(), ModeError> {
-    let (preset, boids) = flags::resolve(&args.scene, flags::WorldFit::KeepDensity)?;
+    let scene = flags::scene_config(&args.scene)?;
     if let Some(parent) = args.out.parent().filter(|p| !p.as_os_str().is_empty())
         && !parent.is_dir()
     {
@@ -99,13 +98,7 @@ pub fn run(args: ScreenshotArgs) -> Result<(), ModeError> {
     }
     let _ = std::fs::remove_file(&args.out);
     let mut app = app::build(AppOptions {
-        scene: SceneConfig {
-            preset,
-            boids,
-            seed: args.scene.seed(),
-            leader: args.scene.leader.map(|(x, y)| Vec2::new(x, y)),
-            hunter: args.scene.hunter.map(|(x, y)| Vec2::new(x, y)),
-        },
+        scene,
         window: args.size,
     });
     let mut panel = crate::app::panel::PanelState::default();

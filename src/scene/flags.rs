@@ -1,6 +1,6 @@
 //! Turning scene flags into a checked preset and flock size.
 
-use super::keep_density;
+use super::{SceneConfig, keep_density};
 use crate::cli::SceneArgs;
 use crate::modes::ModeError;
 use murmur_flock::murmur_core::preset::{MAX_BOIDS, Preset, PresetError};
@@ -42,6 +42,20 @@ pub fn resolve(args: &SceneArgs, fit: WorldFit) -> Result<(Preset, usize), ModeE
         ModeError::Usage(format!("{flag}: {field} {message}"))
     })?;
     Ok((preset, boids as usize))
+}
+
+/// The scene the flags describe, as the windowed modes fly it (more birds than the preset's get
+/// a larger world at its density).
+pub fn scene_config(args: &SceneArgs) -> Result<SceneConfig, ModeError> {
+    let (preset, boids) = resolve(args, WorldFit::KeepDensity)?;
+    let point = |(x, y): (f32, f32)| bevy::math::Vec2::new(x, y);
+    Ok(SceneConfig {
+        preset,
+        boids,
+        seed: args.seed(),
+        leader: args.leader.map(point),
+        hunter: args.hunter.map(point),
+    })
 }
 
 #[cfg(test)]

@@ -6,7 +6,7 @@ use super::playfield::Playfield;
 use crate::app::leader::{CRIMSON, ClickLeader};
 use crate::app::player::{GOLD, Player};
 use crate::app::predators::HAWK_RED;
-use crate::app::scene::ActiveFlock;
+use crate::app::scene::ActiveWorld;
 use bevy::prelude::*;
 use bevy::window::PrimaryWindow;
 use bevy_egui::{EguiContexts, egui};
@@ -62,8 +62,7 @@ pub(super) fn find_arrows(
     playfield: Res<Playfield>,
     window: Single<&Window, With<PrimaryWindow>>,
     camera: Single<(&Projection, &Transform), With<WorldCamera>>,
-    active: Option<Res<ActiveFlock>>,
-    flocks: Query<&Flock>,
+    world: ActiveWorld,
     targets: Query<(
         Option<&Transform>,
         Option<&Position>,
@@ -83,9 +82,7 @@ pub(super) fn find_arrows(
     let logical = Vec2::new(window.width().max(1.0), window.height().max(1.0));
     let cam = camera.translation.truncate();
     let view = playfield.view(cam, units, logical);
-    let bounds = active
-        .and_then(|a| flocks.get(a.0).ok())
-        .map(|f| f.params.bounds());
+    let bounds = world.bounds();
     let mut found = Vec::new();
     for (transform, position, player, leader, hunter) in &targets {
         let target = if player {

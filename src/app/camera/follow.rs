@@ -6,7 +6,7 @@
 use super::playfield::Playfield;
 use super::{FittedView, WorldCamera};
 use crate::app::player::{Player, key_direction};
-use crate::app::scene::ActiveFlock;
+use crate::app::scene::ActiveWorld;
 use bevy::prelude::*;
 use bevy::window::PrimaryWindow;
 use murmur_flock::prelude::*;
@@ -78,8 +78,7 @@ pub(super) fn follow_player(
     mut fitted: ResMut<FittedView>,
     window: Single<&Window, With<PrimaryWindow>>,
     player: Query<(&Transform, Option<&murmur_flock::components::Velocity>), With<Player>>,
-    active: Option<Res<ActiveFlock>>,
-    flocks: Query<&Flock>,
+    world: ActiveWorld,
     camera: Single<(&Projection, &mut Transform), (With<WorldCamera>, Without<Player>)>,
 ) {
     if !(follow.on && follow.engaged) {
@@ -88,10 +87,7 @@ pub(super) fn follow_player(
     let Some((bird, velocity)) = player.iter().next() else {
         return;
     };
-    let Some(bounds) = active
-        .and_then(|a| flocks.get(a.0).ok())
-        .map(|f| f.params.bounds())
-    else {
+    let Some(bounds) = world.bounds() else {
         return;
     };
     let (projection, mut transform) = camera.into_inner();

@@ -2,7 +2,7 @@
 //! its motion reads even while the follow camera keeps it still on screen.
 
 use crate::app::player::{GOLD, Player};
-use crate::app::scene::ActiveFlock;
+use crate::app::scene::ActiveWorld;
 use bevy::prelude::*;
 use murmur_flock::prelude::*;
 use std::collections::VecDeque;
@@ -26,17 +26,13 @@ fn record(
     time: Res<Time<Real>>,
     mut trail: ResMut<PlayerTrail>,
     player: Query<&Transform, With<Player>>,
-    active: Option<Res<ActiveFlock>>,
-    flocks: Query<&Flock>,
+    world: ActiveWorld,
 ) {
     let Some(at) = player.iter().next().map(|t| t.translation.truncate()) else {
         trail.0.clear();
         return;
     };
-    let Some(bounds) = active
-        .and_then(|a| flocks.get(a.0).ok())
-        .map(|f| f.params.bounds())
-    else {
+    let Some(bounds) = world.bounds() else {
         return;
     };
     let now = time.elapsed_secs();
@@ -69,19 +65,13 @@ fn draw(
     mut gizmos: Gizmos,
     trail: Res<PlayerTrail>,
     drawing: Res<BirdDrawing>,
-    active: Option<Res<ActiveFlock>>,
-    flocks: Query<&Flock>,
+    world: ActiveWorld,
 ) {
     let (Some(&(newest, head)), true) = (trail.0.back(), trail.0.len() > 1) else {
         return;
     };
     // Where the bird itself is drawn (around the view in a wrapped world): the line ends there.
-    let shift = match (
-        drawing.around,
-        active
-            .and_then(|a| flocks.get(a.0).ok())
-            .map(|f| f.params.bounds()),
-    ) {
+    let shift = match (drawing.around, world.bounds()) {
         (Some(around), Some(b)) if b.wrapped => around + b.delta(around, head) - head,
         _ => Vec2::ZERO,
     };
