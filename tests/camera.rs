@@ -3,6 +3,8 @@
 //! bird inside the playfield on every frame, in a wrapped and in a bounded world; with the camera
 //! off (V) it leaves within a few seconds; the edge arrow shows exactly while it is out of view.
 
+mod common;
+
 use bevy::input::ButtonState;
 use bevy::input::InputPlugin;
 use bevy::input::keyboard::{Key, KeyboardInput};
@@ -10,7 +12,7 @@ use bevy::input::mouse::{MouseScrollUnit, MouseWheel};
 use bevy::input::touch::TouchPhase;
 use bevy::prelude::*;
 use bevy::time::TimeUpdateStrategy;
-use bevy::window::{PrimaryWindow, WindowResized, WindowResolution};
+use bevy::window::{PrimaryWindow, WindowResized};
 use bevy_egui::input::EguiWantsInput;
 use murmur::app::camera::arrows::{ArrowTarget, EdgeArrows};
 use murmur::app::camera::{self, Playfield, WorldCamera};
@@ -22,35 +24,18 @@ use murmur_flock::prelude::*;
 const PANEL: f32 = 330.0;
 
 fn app(preset: &str) -> App {
-    let mut app = App::new();
-    app.add_plugins((
-        MinimalPlugins,
-        TransformPlugin,
-        InputPlugin,
-        murmur_physics::FlockRapierPlugin::default(),
-        FlockPlugins::default()
-            .build()
-            .disable::<ClickLeaderPlugin>()
-            .disable::<murmur_flock::draw::FlockDrawPlugin>(),
-    ))
-    .insert_resource(Time::<Fixed>::from_duration(TICK))
-    .insert_resource(TimeUpdateStrategy::ManualDuration(TICK))
-    .insert_resource(SceneConfig::load(preset, 1).unwrap())
-    .init_resource::<EguiWantsInput>()
-    .init_resource::<Assets<Image>>()
-    .add_message::<WindowResized>()
-    // The panel open, as it reports itself.
-    .insert_resource(Playfield {
-        right: PANEL,
-        ..default()
-    });
-    app.world_mut().spawn((
-        Window {
-            resolution: WindowResolution::new(1280, 720).with_scale_factor_override(1.0),
+    let mut app = common::app::scene_app(preset, 1);
+    app.add_plugins((InputPlugin, murmur_physics::FlockRapierPlugin::default()))
+        .insert_resource(Time::<Fixed>::from_duration(TICK))
+        .insert_resource(TimeUpdateStrategy::ManualDuration(TICK))
+        .init_resource::<EguiWantsInput>()
+        .init_resource::<Assets<Image>>()
+        .add_message::<WindowResized>()
+        // The panel open, as it reports itself.
+        .insert_resource(Playfield {
+            right: PANEL,
             ..default()
-        },
-        PrimaryWindow,
-    ));
+        });
     app.add_plugins((scene::plugin, camera::plugin, player::plugin));
     app.finish();
     app.cleanup();

@@ -8,7 +8,7 @@
 
 mod common;
 
-use common::{display_or_skip, is_crimson};
+use common::{display_or_skip, is_crimson, murmur};
 use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
@@ -28,7 +28,7 @@ fn record_writes_the_asked_frames_of_a_moving_flock_with_the_leader_at_the_click
     let dir = scratch("record");
     let out = dir.join("flock.gif");
     let click = (450.0f32, 130.0f32);
-    let status = Command::new(env!("CARGO_BIN_EXE_murmur"))
+    let status = murmur()
         .args([
             "record", "--preset", "reynolds", "--boids", "1500", "--seed", "4",
         ])
@@ -86,7 +86,7 @@ fn record_writes_the_asked_frames_of_a_moving_flock_with_the_leader_at_the_click
     );
     // The control: no click, no leader.
     let plain = dir.join("plain.gif");
-    let status = Command::new(env!("CARGO_BIN_EXE_murmur"))
+    let status = murmur()
         .args([
             "record", "--preset", "reynolds", "--boids", "1500", "--seed", "4",
         ])
@@ -168,7 +168,7 @@ fn f12_and_f9_save_a_picture_and_a_recording_and_a_killed_recording_still_decode
     let dir = scratch("keys");
     let pictures = dir.join("pictures");
     std::fs::create_dir_all(&pictures).unwrap();
-    let mut app = Command::new(env!("CARGO_BIN_EXE_murmur"))
+    let mut app = murmur()
         .args([
             "run", "--preset", "reynolds", "--boids", "800", "--seed", "2",
         ])

@@ -2,6 +2,8 @@
 //! the cursor and Shift + right click takes it away (a plain click still places the leader);
 //! `B` turns the birds into physical bodies and back; `X` lets a hunter loose and calls it off.
 
+mod common;
+
 use bevy::prelude::*;
 use murmur::app::camera::CursorWorld;
 use murmur::app::leader::ClickLeader;
@@ -11,10 +13,8 @@ use murmur_flock::prelude::*;
 use murmur_physics::prelude::*;
 
 fn app() -> App {
-    let mut app = App::new();
-    app.add_plugins((MinimalPlugins, FlockPlugin::default()))
-        .insert_resource(SceneConfig::load("reynolds", 1).unwrap())
-        .init_resource::<ButtonInput<KeyCode>>()
+    let mut app = common::app::scene_app("reynolds", 1);
+    app.init_resource::<ButtonInput<KeyCode>>()
         .init_resource::<ButtonInput<MouseButton>>()
         .add_plugins((
             scene::plugin,
@@ -94,10 +94,8 @@ fn shift_click_places_and_removes_obstacles_and_a_plain_click_still_leads() {
 
 #[test]
 fn the_obstacles_preset_brings_its_obstacles_and_a_reset_keeps_them_once() {
-    let mut app = App::new();
-    app.add_plugins((MinimalPlugins, FlockPlugin::default()))
-        .insert_resource(SceneConfig::load("obstacles", 1).unwrap())
-        .init_resource::<ButtonInput<KeyCode>>()
+    let mut app = common::app::scene_app("obstacles", 1);
+    app.init_resource::<ButtonInput<KeyCode>>()
         .init_resource::<ButtonInput<MouseButton>>()
         .add_plugins((scene::plugin, obstacles::plugin));
     app.update();
@@ -111,8 +109,7 @@ fn the_obstacles_preset_brings_its_obstacles_and_a_reset_keeps_them_once() {
 #[test]
 fn b_switches_physical_birds_and_x_a_hunter() {
     let mut app = app();
-    app.init_resource::<murmur::app::player::PlayerTuning>()
-        .add_plugins(predators::plugin);
+    app.add_plugins(predators::plugin);
     assert!(!app.world().resource::<BirdBodies>().enabled);
     click(&mut app, &[KeyCode::KeyB], None, Vec2::ZERO);
     assert!(app.world().resource::<BirdBodies>().enabled);

@@ -1,14 +1,10 @@
 //! `murmur headless` as a user runs it: JSON lines, a final summary, the same output for the
 //! same seed whatever the thread count, and one-line errors with exit code 2 for bad input.
 
-use std::process::{Command, Output};
+mod common;
 
-fn murmur(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_murmur"))
-        .args(args)
-        .output()
-        .expect("murmur runs")
-}
+use common::{murmur, murmur_output};
+use std::process::Output;
 
 /// The output with the timing fields (which vary run to run) removed.
 fn without_timings(out: &Output) -> Vec<serde_json::Value> {
@@ -40,7 +36,7 @@ const RUN: &[&str] = &[
 
 #[test]
 fn prints_figures_every_m_steps_and_a_final_summary() {
-    let out = murmur(RUN);
+    let out = murmur_output(RUN);
     assert!(
         out.status.success(),
         "{}",
@@ -71,12 +67,12 @@ fn prints_figures_every_m_steps_and_a_final_summary() {
 
 #[test]
 fn same_seed_same_output_for_any_thread_count() {
-    let one = without_timings(&murmur(&[RUN, &["--threads", "1"]].concat()));
-    let two = without_timings(&murmur(&[RUN, &["--threads", "2"]].concat()));
-    let again = without_timings(&murmur(&[RUN, &["--threads", "1"]].concat()));
+    let one = without_timings(&murmur_output(&[RUN, &["--threads", "1"]].concat()));
+    let two = without_timings(&murmur_output(&[RUN, &["--threads", "2"]].concat()));
+    let again = without_timings(&murmur_output(&[RUN, &["--threads", "1"]].concat()));
     assert_eq!(one, two);
     assert_eq!(one, again);
-    let other_seed = without_timings(&murmur(&[RUN, &["--seed", "10"]].concat()));
+    let other_seed = without_timings(&murmur_output(&[RUN, &["--seed", "10"]].concat()));
     assert_ne!(
         one.last(),
         other_seed.last(),
@@ -86,8 +82,8 @@ fn same_seed_same_output_for_any_thread_count() {
 
 #[test]
 fn overrides_change_the_run() {
-    let base = without_timings(&murmur(RUN));
-    let slow = without_timings(&murmur(&[RUN, &["--set", "max_speed=1"]].concat()));
+    let base = without_timings(&murmur_output(RUN));
+    let slow = without_timings(&murmur_output(&[RUN, &["--set", "max_speed=1"]].concat()));
     let speed = slow.last().unwrap()["mean_speed"].as_f64().unwrap();
     assert!(speed <= 1.0 + 1e-6, "max_speed=1 caps the speed: {speed}");
     assert_ne!(base.last(), slow.last());
@@ -96,7 +92,7 @@ fn overrides_change_the_run() {
 #[test]
 fn metrics_file_gets_csv_rows() {
     let path = std::env::temp_dir().join(format!("murmur-metrics-{}.csv", std::process::id()));
-    let out = murmur(&[RUN, &["--metrics", path.to_str().unwrap()]].concat());
+    let out = murmur_output(&[RUN, &["--metrics", path.to_str().unwrap()]].concat());
     assert!(out.status.success());
     let text = std::fs::read_to_string(&path).unwrap();
     let _ = std::fs::remove_file(&path);
@@ -105,7 +101,7 @@ fn metrics_file_gets_csv_rows() {
     assert_eq!(rows.len(), 5, "header and four samples");
     assert!(!rows[0].contains("leader"), "no leader, no leader columns");
     // With a leader, its figures as in the JSON lines.
-    let out = murmur(
+    let out = murmur_output(
         &[
             RUN,
             &["--leader", "100,0", "--metrics", path.to_str().unwrap()],
@@ -140,7 +136,7 @@ fn bad_input_is_one_line_and_exit_code_2() {
         &["headless", "--every", "0"],
         &["headless", "--preset", "/no/such/file.toml"],
     ] {
-        let out = murmur(args);
+        let out = murmur_output(args);
         assert_eq!(out.status.code(), Some(2), "{args:?}");
         let err = String::from_utf8_lossy(&out.stderr);
         assert!(err.starts_with("error"), "{args:?}: {err}");
@@ -156,7 +152,7 @@ fn a_bad_preset_file_names_file_line_and_field() {
         "model = \"cornell\"\n[cornell]\nvisual_range = 40.0\nmin_speed = \"fast\"\n",
     )
     .unwrap();
-    let out = murmur(&["headless", "--preset", path.to_str().unwrap()]);
+    let out = murmur_output(&["headless", "--preset", path.to_str().unwrap()]);
     let _ = std::fs::remove_file(&path);
     assert_eq!(out.status.code(), Some(2));
     let err = String::from_utf8_lossy(&out.stderr);
@@ -172,7 +168,7 @@ fn a_bad_preset_file_names_file_line_and_field() {
 #[test]
 fn rust_log_asks_for_more_and_stdout_stays_json() {
     let run = |log: Option<&str>| {
-        let mut c = std::process::Command::new(env!("CARGO_BIN_EXE_murmur"));
+        let mut c = murmur();
         c.args([
             "headless", "--preset", "reynolds", "--boids", "300", "--steps", "20",
         ]);

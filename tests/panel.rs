@@ -1,29 +1,21 @@
 //! The panel's actions, applied by the same system the sliders feed: parameters change in the
 //! running flock, birds come and go, presets save and load back, bad files are warnings.
 
+mod common;
+
 use bevy::prelude::*;
-use bevy::window::PrimaryWindow;
-use murmur::app::camera::FitView;
 use murmur::app::panel::{self, PanelAction, PanelState, store};
-use murmur::app::player::PlayerTuning;
-use murmur::app::render::Looks;
 use murmur::app::scene::{self, ActiveFlock, SceneConfig};
 use murmur_flock::prelude::*;
 use std::path::PathBuf;
 
 fn app(config_dir: Option<PathBuf>) -> App {
-    let mut app = App::new();
-    app.add_plugins((MinimalPlugins, FlockPlugin::default()))
-        .insert_resource(SceneConfig::load("cornell", 7).unwrap())
-        .init_resource::<Looks>()
-        .init_resource::<PlayerTuning>()
-        .insert_resource(PanelState::with_storage(
-            config_dir.map(store::Storage::Folder),
-            false,
-        ))
-        .add_message::<FitView>()
-        .add_plugins((scene::plugin, panel::actions_plugin));
-    app.world_mut().spawn((Window::default(), PrimaryWindow));
+    let mut app = common::app::scene_app("cornell", 7);
+    app.insert_resource(PanelState::with_storage(
+        config_dir.map(store::Storage::Folder),
+        false,
+    ))
+    .add_plugins((scene::plugin, panel::actions_plugin));
     app.update();
     app
 }

@@ -2,9 +2,12 @@
 //! here), not when it is a pipe, and stdout's JSON the same either way.
 #![cfg(unix)]
 
+mod common;
+
+use common::murmur;
 use murmur_serial::pty::Pty;
 use std::io::Read;
-use std::process::{Command, Output, Stdio};
+use std::process::{Output, Stdio};
 
 /// The figures of a headless run's JSON lines, without the timings (which differ run to run).
 fn figures(stdout: &[u8]) -> Vec<serde_json::Value> {
@@ -21,7 +24,7 @@ fn figures(stdout: &[u8]) -> Vec<serde_json::Value> {
 }
 
 fn headless(stderr: Stdio) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_murmur"))
+    murmur()
         .args([
             "headless", "--preset", "cornell", "--boids", "2000", "--steps", "300",
         ])

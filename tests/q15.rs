@@ -1,9 +1,11 @@
 //! `murmur q15` writes the firmware model's trajectory in exactly the reference format.
 
-use std::process::Command;
+mod common;
+
+use common::murmur;
 
 fn q15(args: &[&str]) -> std::process::Output {
-    Command::new(env!("CARGO_BIN_EXE_murmur"))
+    murmur()
         .arg("q15")
         .args(args)
         .output()

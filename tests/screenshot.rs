@@ -8,14 +8,14 @@
 
 mod common;
 
-use common::{Display, Picture, display_or_skip, is_bird, is_crimson, is_gold, load};
+use common::{Display, Picture, display_or_skip, is_bird, is_crimson, is_gold, load, murmur};
 use std::path::PathBuf;
-use std::process::{Command, Stdio};
+use std::process::Stdio;
 
 fn screenshot(display: &Display, extra: &[&str], name: &str) -> Picture {
     let out: PathBuf =
         std::env::temp_dir().join(format!("murmur-test-{}-{name}.png", std::process::id()));
-    let status = Command::new(env!("CARGO_BIN_EXE_murmur"))
+    let status = murmur()
         .args([
             "screenshot",
             "--preset",
@@ -159,7 +159,7 @@ fn the_follow_camera_keeps_the_gold_bird_in_the_playfield_with_birds_around_it()
 /// `board_args`.
 fn mirror_screenshot(display: &Display, board_args: &[&str], name: &str) -> Picture {
     use std::io::BufRead;
-    let mut board = Command::new(env!("CARGO_BIN_EXE_murmur"))
+    let mut board = murmur()
         .args(["board", "--pty", "--ticks", "600"])
         .args(board_args)
         .stdout(Stdio::piped())
@@ -171,7 +171,7 @@ fn mirror_screenshot(display: &Display, board_args: &[&str], name: &str) -> Pict
         .unwrap();
     let out: PathBuf =
         std::env::temp_dir().join(format!("murmur-test-{}-{name}.png", std::process::id()));
-    let status = Command::new(env!("CARGO_BIN_EXE_murmur"))
+    let status = murmur()
         .args([
             "mirror",
             "--frames",

@@ -6,15 +6,14 @@
 // The virtual board runs on pseudo-terminals, which only unix systems have.
 #![cfg(unix)]
 
+mod common;
+
+use common::murmur;
 use serde_json::Value;
 use std::io::{BufRead, BufReader};
 use std::path::{Path, PathBuf};
-use std::process::{Child, Command, Stdio};
+use std::process::{Child, Stdio};
 use std::time::{Duration, Instant};
-
-fn murmur() -> Command {
-    Command::new(env!("CARGO_BIN_EXE_murmur"))
-}
 
 /// A running virtual board and the terminal it writes to.
 struct Board {

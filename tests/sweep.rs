@@ -1,19 +1,14 @@
 //! `murmur sweep` and the science presets from the command line: order parameters in every
 //! headless line, sweeps written as CSV and PNG, bad input refused.
 
-use std::process::Command;
+mod common;
 
-fn murmur(args: &[&str]) -> std::process::Output {
-    Command::new(env!("CARGO_BIN_EXE_murmur"))
-        .args(args)
-        .output()
-        .expect("murmur runs")
-}
+use common::murmur_output;
 
 #[test]
 fn headless_reports_both_order_parameters_for_the_science_models() {
     for preset in ["vicsek", "couzin"] {
-        let out = murmur(&[
+        let out = murmur_output(&[
             "headless", "--preset", preset, "--steps", "20", "--every", "10", "--set", "boids=50",
         ]);
         assert!(
@@ -29,7 +24,7 @@ fn headless_reports_both_order_parameters_for_the_science_models() {
             );
         }
     }
-    let out = murmur(&[
+    let out = murmur_output(&[
         "headless", "--preset", "vicsek", "--steps", "10", "--set", "eta=2.0",
     ]);
     assert!(out.status.success());
@@ -39,7 +34,7 @@ fn headless_reports_both_order_parameters_for_the_science_models() {
 fn a_sweep_writes_one_row_per_point_and_a_plot() {
     let prefix = std::env::temp_dir().join(format!("murmur-sweep-{}", std::process::id()));
     let prefix = prefix.to_str().unwrap();
-    let out = murmur(&[
+    let out = murmur_output(&[
         "sweep",
         "--preset",
         "vicsek",
@@ -119,7 +114,7 @@ fn x_axis_labels(svg: &str) -> Vec<String> {
 fn a_sweep_over_decades_gets_a_logarithmic_axis_when_asked() {
     let prefix = std::env::temp_dir().join(format!("murmur-sweep-log-{}", std::process::id()));
     let prefix = prefix.to_str().unwrap();
-    let out = murmur(&[
+    let out = murmur_output(&[
         "sweep",
         "--preset",
         "vicsek",
@@ -153,7 +148,7 @@ fn a_sweep_over_decades_gets_a_logarithmic_axis_when_asked() {
     let labels = x_axis_labels(&svg);
     assert_eq!(labels, vec!["0.1", "1.0"], "decades on the axis");
     // Values at or below 0 cannot go on a logarithmic axis.
-    let out = murmur(&[
+    let out = murmur_output(&[
         "sweep", "--preset", "vicsek", "--param", "eta", "--values", "0,1", "--log-x",
     ]);
     assert_eq!(out.status.code(), Some(2));
@@ -199,7 +194,7 @@ fn bad_sweeps_are_refused() {
             "sweep", "--preset", "vicsek", "--param", "eta", "--values", "1", "--param2", "radius",
         ],
     ] {
-        let out = murmur(args);
+        let out = murmur_output(args);
         assert_eq!(
             out.status.code(),
             Some(2),

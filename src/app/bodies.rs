@@ -38,10 +38,7 @@ fn toggle_bodies(keys: Res<ButtonInput<KeyCode>>, mut config: ResMut<SceneConfig
 
 /// Keeps [`BirdBodies`] in step with the preset (keys, panel, presets).
 fn follow_preset(config: Res<SceneConfig>, mut bodies: ResMut<BirdBodies>) {
-    let want = BirdBodies {
-        enabled: config.preset.bodies.enabled,
-        radius: config.preset.bodies.bird_radius,
-    };
+    let want = BirdBodies::from(config.preset.scene().bodies);
     if *bodies != want {
         *bodies = want;
     }

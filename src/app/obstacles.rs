@@ -40,7 +40,7 @@ pub fn editing_obstacles(keys: &ButtonInput<KeyCode>) -> bool {
 }
 
 fn spawn_from_preset(mut commands: Commands, config: Res<SceneConfig>) {
-    for obstacle in &config.preset.obstacles {
+    for obstacle in config.preset.scene().obstacles {
         let entity = spawn_obstacle(&mut commands, obstacle.clone());
         commands.entity(entity).insert(FromPreset);
     }

@@ -20,7 +20,8 @@ pub const HAWK_RED: Color = Color::srgb_u8(190, 30, 30);
 
 /// Adds this module's systems (the rings are drawn by [`rings_plugin`]).
 pub fn plugin(app: &mut App) {
-    app.add_systems(Startup, start_hawk.after(SpawnScene))
+    app.init_resource::<PlayerTuning>()
+        .add_systems(Startup, start_hawk.after(SpawnScene))
         .add_systems(Update, (toggle_player_predator, toggle_hawk, follow_preset));
 }
 

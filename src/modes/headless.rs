@@ -131,13 +131,10 @@ pub fn add_physics(app: &mut App, preset: &Preset) {
         FlockRapierPlugin::default(),
         FlockPhysicsPlugin::default(),
     ))
-    .insert_resource(BirdBodies {
-        enabled: preset.bodies.enabled,
-        radius: preset.bodies.bird_radius,
-    });
+    .insert_resource(BirdBodies::from(preset.scene().bodies));
     let world = app.world_mut();
     let mut commands = world.commands();
-    for obstacle in &preset.obstacles {
+    for obstacle in preset.scene().obstacles {
         spawn_obstacle(&mut commands, obstacle.clone());
     }
     world.flush();
@@ -214,7 +211,8 @@ fn scene_app(preset: &Preset, boids: usize, args: &HeadlessArgs) -> (App, Entity
         app.world_mut()
             .spawn((Leader::new(preset.leader), Position(Vec2::new(x, y))));
     }
-    if !preset.obstacles.is_empty() || preset.bodies.enabled {
+    let scene = preset.scene();
+    if !scene.obstacles.is_empty() || scene.bodies.enabled {
         add_physics(&mut app, preset);
     }
     if let Some((x, y)) = args.scene.hunter {

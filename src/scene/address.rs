@@ -86,7 +86,7 @@ pub fn scene(query: &PageQuery) -> (SceneConfig, Vec<String>) {
         warnings.push(format!("preset={name}: {e}; using {DEFAULT_PRESET}"));
         Preset::load(DEFAULT_PRESET).expect("the default preset is built in")
     });
-    let boids = query.boids.unwrap_or(preset.world.boids);
+    let boids = query.boids.unwrap_or(preset.scene().boids);
     match query.world {
         Some(size) => (preset.world.width, preset.world.height) = (size.x, size.y),
         None => keep_density(&mut preset, boids),

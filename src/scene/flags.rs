@@ -19,7 +19,7 @@ pub enum WorldFit {
 pub fn resolve(args: &SceneArgs, fit: WorldFit) -> Result<(Preset, usize), ModeError> {
     let usage = |e: PresetError| ModeError::Usage(e.to_string());
     let mut preset = Preset::load(args.preset_name()).map_err(usage)?;
-    let boids = args.boids.unwrap_or(preset.world.boids);
+    let boids = args.boids.unwrap_or(preset.scene().boids);
     if boids > MAX_BOIDS {
         return Err(ModeError::Usage(format!(
             "--boids {boids} is more than the {MAX_BOIDS} this build allows"

@@ -29,8 +29,9 @@ pub struct SceneConfig {
 /// Grows the preset's world so that `boids` birds fly at the density its own bird count had
 /// (more birds than the preset's own count only; fewer keep the world as it is).
 pub fn keep_density(preset: &mut Preset, boids: u32) {
-    if boids > preset.world.boids && preset.world.boids > 0 {
-        let grow = (boids as f32 / preset.world.boids as f32).sqrt();
+    let own = preset.scene().boids;
+    if boids > own && own > 0 {
+        let grow = (boids as f32 / own as f32).sqrt();
         preset.world.width *= grow;
         preset.world.height *= grow;
     }
@@ -44,7 +45,7 @@ impl SceneConfig {
     ) -> Result<Self, murmur_flock::murmur_core::preset::PresetError> {
         let preset = Preset::load(preset)?;
         Ok(Self {
-            boids: preset.world.boids as usize,
+            boids: preset.scene().boids as usize,
             preset,
             seed,
             leader: None,

@@ -1,12 +1,24 @@
-//! What the tests that run the real app under a display share: an X display (Xvfb started
-//! when there is none), PNG pictures read back, and the app's colours.
+//! What the app's tests share: the murmur binary this test run built, the headless test app
+//! the app-plugin tests start from (`app`), an X display for the tests that run the real app
+//! (Xvfb started when there is none), PNG pictures read back, and the app's colours.
 
 #![allow(dead_code)]
 
+pub mod app;
 pub mod gif;
 
 use std::path::Path;
 use std::process::{Child, Command, Stdio};
+
+/// The murmur binary this test run built, ready for arguments.
+pub fn murmur() -> Command {
+    Command::new(env!("CARGO_BIN_EXE_murmur"))
+}
+
+/// Runs murmur with `args` to its end and takes what it printed.
+pub fn murmur_output(args: &[&str]) -> std::process::Output {
+    murmur().args(args).output().expect("murmur runs")
+}
 
 /// A display to render on, and the Xvfb we started for it (killed on drop).
 pub struct Display {

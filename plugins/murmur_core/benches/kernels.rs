@@ -8,8 +8,9 @@
 
 use criterion::{Criterion, criterion_group, criterion_main};
 use murmur_core::grid::{NeighbourGrid, NeighbourSums, SumsRequest};
+use murmur_core::params::FlockParams;
 use murmur_core::prelude::*;
-use murmur_core::sim::{FlockParams, initial_boids};
+use murmur_core::sim::initial_boids;
 use std::hint::black_box;
 
 const BOIDS: usize = 100_000;

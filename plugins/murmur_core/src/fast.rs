@@ -9,8 +9,9 @@
 
 use crate::grid::NeighbourGrid;
 use crate::metrics::FlockMetrics;
+use crate::params::FlockParams;
 use crate::predator::PredatorState;
-use crate::sim::{FlockParams, LeaderState, initial_boids};
+use crate::sim::{LeaderState, initial_boids};
 use crate::sorted::SortedFlock;
 use glam::Vec2;
 

@@ -9,6 +9,7 @@ pub mod leader;
 pub mod metrics;
 pub mod models;
 pub mod obstacles;
+pub mod params;
 pub mod predator;
 pub mod preset;
 pub mod rng;
@@ -27,6 +28,7 @@ pub mod prelude {
     pub use crate::metrics::FlockMetrics;
     pub use crate::models::{Model, ModelKind};
     pub use crate::obstacles::{Avoidance, Obstacle};
+    pub use crate::params::FlockParams;
     pub use crate::predator::PredatorParams;
     pub use crate::preset::{Preset, PresetError};
     pub use crate::sim::FlockSim;

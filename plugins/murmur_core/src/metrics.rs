@@ -2,7 +2,7 @@
 //! neighbourhood size.
 
 use crate::grid::NeighbourGrid;
-use crate::sim::FlockParams;
+use crate::params::FlockParams;
 use rayon::prelude::*;
 use serde::Serialize;
 

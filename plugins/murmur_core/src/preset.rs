@@ -3,18 +3,19 @@
 
 mod builtin;
 mod error;
-pub mod info;
 mod overrides;
+mod scene;
 
 pub use builtin::{BUILTIN_PRESETS, builtin_names};
 pub use error::PresetError;
+pub use scene::{BodiesSection, PresetScene};
 
 use crate::edges::Edges;
 use crate::leader::LeaderParams;
 use crate::models::{AbmFlocking, Cornell, Couzin, Model, ModelKind, Reynolds, SpaceBoids, Vicsek};
 use crate::obstacles::{Avoidance, Obstacle};
+use crate::params::FlockParams;
 use crate::predator::PredatorParams;
-use crate::sim::FlockParams;
 use glam::Vec2;
 use serde::{Deserialize, Serialize};
 use std::path::Path;
@@ -22,8 +23,12 @@ use std::path::Path;
 /// The schema version this build reads and writes.
 pub const PRESET_VERSION: u32 = 1;
 
-/// A preset: world, edges, leader tuning and a model with its parameters. Every field but
-/// `model` is optional and falls back to the defaults.
+/// A preset file: world, edges, leader tuning and a model with its parameters, and the scene
+/// around the flock. Every field but `model` is optional and falls back to the defaults.
+///
+/// One file, read through two types for its two readers: [`Preset::flock_params`] is how the
+/// flock behaves (all the maths reads), [`Preset::scene`] what an app sets up around it (how
+/// many birds, obstacles, birds as bodies). The panel's slider table is the app's own.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct Preset {
@@ -87,25 +92,6 @@ pub struct ViewSection {
     /// Degrees behind a bird that it cannot see, 0 to 360 (0: all round). Applies to every
     /// model but `couzin`, which has its own `couzin.blind_angle`.
     pub blind_angle: f32,
-}
-
-/// The `[bodies]` table: physical birds.
-#[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
-#[serde(default, deny_unknown_fields)]
-pub struct BodiesSection {
-    /// Each bird is a rigid body that collides with the others and with obstacles.
-    pub enabled: bool,
-    /// A bird body's radius, in world units.
-    pub bird_radius: f32,
-}
-
-impl Default for BodiesSection {
-    fn default() -> Self {
-        Self {
-            enabled: false,
-            bird_radius: 4.0,
-        }
-    }
 }
 
 fn current_version() -> u32 {

@@ -7,7 +7,7 @@ use murmur_core::predator::{PredatorParams, PredatorState};
 use murmur_core::prelude::*;
 use murmur_core::sim::LeaderState;
 
-fn params(preset: &str, overrides: &[&str]) -> murmur_core::sim::FlockParams {
+fn params(preset: &str, overrides: &[&str]) -> murmur_core::params::FlockParams {
     let mut p = Preset::load(preset).unwrap();
     p.apply_overrides(overrides).unwrap();
     p.flock_params()
@@ -32,7 +32,7 @@ fn predator() -> PredatorState {
 
 /// Hashes after `ticks` ticks of the three paths, and whether the flock moved at all.
 fn three_paths(
-    p: &murmur_core::sim::FlockParams,
+    p: &murmur_core::params::FlockParams,
     n: usize,
     ticks: usize,
     with_others: bool,

@@ -7,8 +7,8 @@ use bevy_ecs::prelude::*;
 use bevy_math::Vec2;
 use bevy_reflect::Reflect;
 use murmur_core::leader::LeaderParams;
+use murmur_core::params::FlockParams;
 use murmur_core::predator::PredatorParams;
-use murmur_core::sim::FlockParams;
 use murmur_core::sorted::SortedFlock;
 
 /// A bird. Its `id` is stable for the bird's life and seeds its own randomness, so results do

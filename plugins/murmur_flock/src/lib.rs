@@ -37,6 +37,6 @@ pub mod prelude {
     pub use crate::spawn::SpawnFlockExt;
     pub use crate::stepping::advance_ticks;
     pub use crate::tick::{TICK, Timestep};
+    pub use murmur_core::params::FlockParams;
     pub use murmur_core::prelude::*;
-    pub use murmur_core::sim::FlockParams;
 }

@@ -3,7 +3,8 @@
 use crate::components::{Boid, Flock, FlockMember, Position, Velocity};
 use bevy_ecs::bundle::NoBundleEffect;
 use bevy_ecs::prelude::*;
-use murmur_core::sim::{FlockParams, initial_boids};
+use murmur_core::params::FlockParams;
+use murmur_core::sim::initial_boids;
 
 /// The components of `n` birds of `flock`, placed as [`initial_boids`] places them.
 pub fn boid_bundles(

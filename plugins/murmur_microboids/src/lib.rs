@@ -1,6 +1,7 @@
 #![doc = include_str!("../README.md")]
 #![no_std]
 
+pub mod bird;
 pub mod display;
 pub mod flock;
 pub mod neighbours;
@@ -9,8 +10,9 @@ pub mod revision;
 pub mod rng;
 pub mod trig;
 
+pub use bird::{Bird, BirdState};
 pub use display::Oled;
-pub use flock::{Bird, BirdState, CSV_HEADER, CsvRow, Flock, FlockError};
+pub use flock::{CSV_HEADER, CsvRow, Flock, FlockError};
 pub use q15::Q15;
 pub use revision::Revision;
 pub use rng::XorShift32;

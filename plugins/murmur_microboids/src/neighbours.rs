@@ -1,6 +1,6 @@
 //! Neighbour collection: square boxes, Idle birds only, the first MAX_NEARBY by index.
 
-use crate::flock::{Bird, BirdState};
+use crate::bird::{Bird, BirdState};
 use crate::q15::{Q15, add_sat, avg, mul, q, sub_sat, sub_wrap};
 use crate::revision::{AngleAverage, Params, PointAverage};
 use crate::trig::Point;

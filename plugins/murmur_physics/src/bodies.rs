@@ -29,6 +29,16 @@ impl Default for BirdBodies {
     }
 }
 
+impl From<murmur_flock::murmur_core::preset::BodiesSection> for BirdBodies {
+    /// A preset's `[bodies]` table.
+    fn from(section: murmur_flock::murmur_core::preset::BodiesSection) -> Self {
+        Self {
+            enabled: section.enabled,
+            radius: section.bird_radius,
+        }
+    }
+}
+
 /// A bird this plugin gave a body.
 #[derive(Component, Clone, Copy, Debug)]
 pub struct BirdBody;

@@ -138,7 +138,7 @@ impl Targets<'_, '_> {
 
     /// Takes a whole new preset: a fresh flock with the same seed, the view fitted.
     fn load(&mut self, config: &mut SceneConfig, preset: Preset, scale: f32) {
-        config.boids = preset.world.boids as usize;
+        config.boids = preset.scene().boids as usize;
         config.preset = preset;
         self.reset.write(ResetScene {
             seed: Some(config.seed),

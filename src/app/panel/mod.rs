@@ -6,6 +6,7 @@
 mod actions;
 pub mod figures;
 pub mod gizmos;
+pub mod sliders;
 pub mod store;
 mod ui;
 
@@ -87,8 +88,14 @@ pub fn plugin(app: &mut App) {
 /// no UI: what tests and scripts drive. Needs the scene, a primary window entity, the `Looks`,
 /// `PlayerTuning` and `DebugDraw` resources and the `FitView` message.
 pub fn actions_plugin(app: &mut App) {
+    // What the actions change besides the panel's own state: the looks, the gold bird's
+    // tuning, the view (a reset refits it). Their own plugins create them too; whichever runs
+    // first does.
     app.init_resource::<PanelState>()
         .init_resource::<gizmos::DebugDraw>()
+        .init_resource::<crate::app::render::Looks>()
+        .init_resource::<crate::app::player::PlayerTuning>()
+        .add_message::<crate::app::camera::FitView>()
         .add_message::<PanelAction>()
         .add_systems(Update, (actions::apply_actions, save_settings).chain());
 }

@@ -282,7 +282,7 @@ impl Settings {
     /// The last session's flock: preset, birds and seed, when the settings hold one.
     pub fn last_flock(&self) -> Option<(Preset, usize, Option<u64>)> {
         let preset = self.preset.clone()?;
-        let boids = self.boids.unwrap_or(preset.world.boids) as usize;
+        let boids = self.boids.unwrap_or(preset.scene().boids) as usize;
         Some((preset, boids, self.seed))
     }
 

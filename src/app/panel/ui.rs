@@ -3,6 +3,7 @@
 use super::actions::MAX_PANEL_BOIDS;
 use super::figures::{Figures, StepTime};
 use super::gizmos::DebugDraw;
+use super::sliders::{PARAMS, ParamInfo};
 use super::{PanelAction, PanelState};
 use crate::app::camera::Playfield;
 use crate::app::player::PlayerTuning;
@@ -16,7 +17,6 @@ use murmur_flock::murmur_core::edges::EdgeMode;
 use murmur_flock::murmur_core::leader::LeaderMode;
 use murmur_flock::murmur_core::models::ModelKind;
 use murmur_flock::murmur_core::preset::builtin_names;
-use murmur_flock::murmur_core::preset::info::{PARAMS, ParamInfo};
 use murmur_flock::prelude::*;
 
 /// One slider for a described parameter; an action when it moves.
@@ -239,8 +239,7 @@ fn parameters_section(ui: &mut egui::Ui, config: &SceneConfig, out: &mut Vec<Pan
             param_slider(
                 ui,
                 config,
-                murmur_flock::murmur_core::preset::info::info("world.max_neighbours")
-                    .expect("described"),
+                super::sliders::info("world.max_neighbours").expect("described"),
                 out,
             );
             if config.preset.edges.mode == EdgeMode::Turn {
@@ -260,7 +259,7 @@ fn hazards_section(ui: &mut egui::Ui, config: &SceneConfig, out: &mut Vec<PanelA
         ui.label("X: a hunter · K: the gold bird as predator");
         sliders_for(ui, config, "avoidance", out);
         sliders_for(ui, config, "predator", out);
-        let mut physical = config.preset.bodies.enabled;
+        let mut physical = config.preset.scene().bodies.enabled;
         if ui
             .checkbox(&mut physical, "physical birds (B)")
             .on_hover_text("Every bird a rigid body that collides: for small flocks")

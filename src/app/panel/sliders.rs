@@ -1,5 +1,6 @@
-//! What each numeric preset parameter means: its unit, a sensible range for a slider, and one
-//! line of help. The panel builds its sliders from this table; names are the preset file's.
+//! The panel's slider table: what each numeric preset parameter means to a person (its unit, a
+//! sensible range for a slider, one line of help). Names are the preset file's `table.field`;
+//! the flock's maths never reads this table, so it lives with the panel, not in murmur_core.
 
 /// One parameter's description.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -473,7 +474,7 @@ pub fn info(name: &str) -> Option<&'static ParamInfo> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::preset::{BUILTIN_PRESETS, Preset};
+    use murmur_flock::murmur_core::preset::{BUILTIN_PRESETS, Preset};
 
     #[test]
     fn every_described_parameter_exists_and_every_default_fits_its_range() {
