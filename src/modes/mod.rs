@@ -8,6 +8,7 @@ pub mod q15;
 pub mod record;
 pub mod run;
 pub mod screenshot;
+pub mod scripted;
 pub mod serial;
 pub mod sweep;
 

@@ -3,27 +3,18 @@
 //! the machine's frame rate. For READMEs and papers.
 
 use super::ModeError;
+use super::scripted::{self, CAPTURE_TIMEOUT, INPUT_DONE_FRAME, ScriptedInput};
 use crate::app::{self, AppOptions};
 use crate::capture::GifRecording;
 use crate::cli::{FlyDirection, SceneArgs};
 use crate::scene::flags;
 use bevy::app::AppExit;
-use bevy::input::ButtonState;
-use bevy::input::keyboard::{Key, KeyboardInput};
-use bevy::input::mouse::MouseButtonInput;
-use bevy::math::DVec2;
 use bevy::prelude::*;
 use bevy::render::view::screenshot::{Screenshot, ScreenshotCaptured};
-use bevy::window::PrimaryWindow;
 use clap::Args;
 use std::path::PathBuf;
-use std::time::{Duration, Instant};
+use std::time::Instant;
 
-/// Frames and time given to the renderer to compile its pipelines before the first frame.
-const WARM_UP_FRAMES: u32 = 30;
-const WARM_UP_TIME: Duration = Duration::from_secs(2);
-/// Longest wait for one frame's capture.
-const CAPTURE_TIMEOUT: Duration = Duration::from_secs(60);
 /// The flock's tick rate.
 const TICKS_PER_SECOND: f64 = 60.0;
 
@@ -70,8 +61,6 @@ fn parse_seconds(s: &str) -> Result<f64, String> {
 struct Plan {
     frames: u32,
     fps: u32,
-    click: Option<Vec2>,
-    fly: Option<FlyDirection>,
     frame: u32,
     started: Instant,
     /// Output frames asked for so far.
@@ -112,14 +101,7 @@ pub fn run(args: RecordArgs) -> Result<(), ModeError> {
             args.out.display()
         )));
     }
-    if let Some(parent) = args.out.parent().filter(|p| !p.as_os_str().is_empty())
-        && !parent.is_dir()
-    {
-        return Err(ModeError::Usage(format!(
-            "no such directory: {}",
-            parent.display()
-        )));
-    }
+    scripted::out_folder_exists(&args.out)?;
     let frames = (args.seconds * args.fps as f64).round().max(1.0) as u32;
     let file = std::fs::File::create(&args.out)
         .map_err(|e| ModeError::Failed(format!("cannot write {}: {e}", args.out.display())))?;
@@ -138,8 +120,6 @@ pub fn run(args: RecordArgs) -> Result<(), ModeError> {
         .insert_resource(Plan {
             frames,
             fps: args.fps,
-            click: args.click.map(|(x, y)| Vec2::new(x, y)),
-            fly: args.fly,
             frame: 0,
             started: Instant::now(),
             asked: 0,
@@ -152,8 +132,14 @@ pub fn run(args: RecordArgs) -> Result<(), ModeError> {
             error: None,
             outcome: outcome.clone(),
         })
-        .add_systems(Startup, |mut time: ResMut<Time<Virtual>>| time.pause())
         .add_systems(Update, drive);
+    scripted::plugin(
+        &mut app,
+        ScriptedInput {
+            click: args.click.map(|(x, y)| Vec2::new(x, y)),
+            fly: args.fly,
+        },
+    );
     let exit = app.run();
     let written = match outcome.lock().map(|mut o| o.take()) {
         Ok(Some(Ok(frames))) => frames,
@@ -181,46 +167,18 @@ fn ticks_before(k: u32, fps: u32) -> u32 {
     at(k + 1) - at(k)
 }
 
-/// Frame by frame: the click and the held key, a warm-up, then ticks, capture, wait, again.
-#[allow(clippy::too_many_arguments)]
+/// Frame by frame (the scripted click and key alongside): a warm-up, then ticks, capture, wait,
+/// again.
 fn drive(
     mut commands: Commands,
     mut plan: ResMut<Plan>,
     mut target: ResMut<Target>,
     mut fixed: ResMut<Time<Fixed>>,
-    window: Single<(Entity, &mut Window), With<PrimaryWindow>>,
-    mut buttons: MessageWriter<MouseButtonInput>,
-    mut keys: MessageWriter<KeyboardInput>,
     mut exit: MessageWriter<AppExit>,
 ) {
     plan.frame += 1;
-    let (window_entity, mut window) = window.into_inner();
-    if let Some(fly) = plan.fly.filter(|_| plan.frame >= 2) {
-        keys.write(KeyboardInput {
-            key_code: fly.key(),
-            logical_key: Key::Character(fly.letter().into()),
-            state: ButtonState::Pressed,
-            text: None,
-            repeat: plan.frame > 2,
-            window: window_entity,
-        });
-    }
-    let press = |state| MouseButtonInput {
-        button: MouseButton::Left,
-        state,
-        window: window_entity,
-    };
-    match (plan.frame, plan.click) {
-        (2, Some(at)) => {
-            window.set_physical_cursor_position(Some(DVec2::new(at.x as f64, at.y as f64)));
-            buttons.write(press(ButtonState::Pressed));
-            return;
-        }
-        (3, Some(_)) => {
-            buttons.write(press(ButtonState::Released));
-            return;
-        }
-        _ => {}
+    if plan.frame < INPUT_DONE_FRAME {
+        return;
     }
     if let Some(e) = target.error.take() {
         *target.outcome.lock().expect("not poisoned") = Some(Err(e));
@@ -229,7 +187,7 @@ fn drive(
     }
     match plan.stage {
         Stage::WarmUp => {
-            if plan.frame >= 4 + WARM_UP_FRAMES && plan.started.elapsed() >= WARM_UP_TIME {
+            if scripted::warmed_up(plan.frame, plan.started) {
                 // The first frame shows the start; later ones follow their ticks.
                 plan.stage = Stage::Ticked;
             }

@@ -5,21 +5,17 @@
 //! player would, and the follow camera goes after the gold bird.
 
 use super::ModeError;
+use super::scripted::{self, CAPTURE_TIMEOUT, INPUT_DONE_FRAME, ScriptedInput};
 use crate::app::{self, AppOptions};
 use crate::cli::{BoardArgs, FlyDirection, SceneArgs, parse_size};
 use crate::scene::flags;
 use crate::scene::text::parse_point;
 use bevy::app::AppExit;
-use bevy::input::ButtonState;
-use bevy::input::keyboard::{Key, KeyboardInput};
-use bevy::input::mouse::MouseButtonInput;
-use bevy::math::DVec2;
 use bevy::prelude::*;
 use bevy::render::view::screenshot::{Screenshot, ScreenshotCaptured, save_to_disk};
-use bevy::window::PrimaryWindow;
 use clap::Args;
 use std::path::PathBuf;
-use std::time::{Duration, Instant};
+use std::time::Instant;
 
 /// `murmur screenshot`.
 #[derive(Args, Debug, Clone)]
@@ -65,18 +61,11 @@ fn parse_zoom(s: &str) -> Result<f32, String> {
 
 /// Ticks run one per frame at the end, so trails show the flock's motion.
 const SETTLE_TICKS: u64 = 40;
-/// Frames and time given to the renderer to compile its pipelines before the settle ticks.
-const WARM_UP_FRAMES: u32 = 30;
-const WARM_UP_TIME: Duration = Duration::from_secs(2);
-/// Longest wait for the capture after asking for it.
-const CAPTURE_TIMEOUT: Duration = Duration::from_secs(60);
 
 /// What to do, and how far it has got.
 #[derive(Resource)]
 struct Plan {
     steps: u64,
-    click: Option<Vec2>,
-    fly: Option<crate::cli::FlyDirection>,
     zoom: f32,
     out: PathBuf,
     frame: u32,
@@ -88,14 +77,7 @@ struct Plan {
 /// Runs `murmur screenshot`: the app's real scene after some ticks, written as a PNG.
 pub fn run(args: ScreenshotArgs) -> Result<(), ModeError> {
     let scene = flags::scene_config(&args.scene)?;
-    if let Some(parent) = args.out.parent().filter(|p| !p.as_os_str().is_empty())
-        && !parent.is_dir()
-    {
-        return Err(ModeError::Usage(format!(
-            "no such directory: {}",
-            parent.display()
-        )));
-    }
+    scripted::out_folder_exists(&args.out)?;
     let _ = std::fs::remove_file(&args.out);
     let mut app = app::build(AppOptions {
         scene,
@@ -114,8 +96,6 @@ pub fn run(args: ScreenshotArgs) -> Result<(), ModeError> {
     });
     app.insert_resource(Plan {
         steps: args.steps,
-        click: args.click.map(|(x, y)| Vec2::new(x, y)),
-        fly: args.fly,
         zoom: args.zoom,
         out: args.out.clone(),
         frame: 0,
@@ -123,8 +103,14 @@ pub fn run(args: ScreenshotArgs) -> Result<(), ModeError> {
         settled: 0,
         requested: None,
     })
-    .add_systems(Startup, pause)
     .add_systems(Update, drive);
+    scripted::plugin(
+        &mut app,
+        ScriptedInput {
+            click: args.click.map(|(x, y)| Vec2::new(x, y)),
+            fly: args.fly,
+        },
+    );
     let exit = app.run();
     if let AppExit::Error(code) = exit {
         return Err(ModeError::Failed(format!(
@@ -141,42 +127,18 @@ pub fn run(args: ScreenshotArgs) -> Result<(), ModeError> {
     Ok(())
 }
 
-fn pause(mut time: ResMut<Time<Virtual>>) {
-    time.pause();
-}
-
-/// Frame by frame: simulated click, fast-forward, warm-up, settle one tick per frame, capture.
+/// Frame by frame (the scripted click and key alongside): fast-forward, warm-up, settle one tick
+/// per frame, capture.
 fn drive(
     mut commands: Commands,
     mut plan: ResMut<Plan>,
     mut fixed: ResMut<Time<Fixed>>,
-    window: Single<(Entity, &mut Window), With<PrimaryWindow>>,
-    mut buttons: MessageWriter<MouseButtonInput>,
-    mut keys: MessageWriter<KeyboardInput>,
     mut exit: MessageWriter<AppExit>,
     mut camera: Query<&mut Projection, With<crate::app::camera::WorldCamera>>,
     mut fitted: ResMut<crate::app::camera::FittedView>,
 ) {
     plan.frame += 1;
-    let (window_entity, mut window) = window.into_inner();
-    let press = |state| MouseButtonInput {
-        button: MouseButton::Left,
-        state,
-        window: window_entity,
-    };
     let settle = SETTLE_TICKS.min(plan.steps);
-    // The key is held from the second frame on, reported every frame as a held key repeats
-    // (so that a focus change of the window, which releases every key, does not end it).
-    if let Some(fly) = plan.fly.filter(|_| plan.frame >= 2) {
-        keys.write(KeyboardInput {
-            key_code: fly.key(),
-            logical_key: Key::Character(fly.letter().into()),
-            state: ButtonState::Pressed,
-            text: None,
-            repeat: plan.frame > 2,
-            window: window_entity,
-        });
-    }
     match plan.frame {
         1 if plan.zoom != 1.0 => {
             // Before the panel first reports its width: the view then keeps its centre.
@@ -187,23 +149,12 @@ fn drive(
             }
             fitted.0 = false;
         }
-        2 => {
-            if let Some(at) = plan.click {
-                window.set_physical_cursor_position(Some(DVec2::new(at.x as f64, at.y as f64)));
-                buttons.write(press(ButtonState::Pressed));
-            }
-        }
-        3 => {
-            if plan.click.is_some() {
-                buttons.write(press(ButtonState::Released));
-            }
-        }
-        4 => {
+        INPUT_DONE_FRAME => {
             // The fixed loop runs these ticks at the start of the next frame.
             let dt = fixed.timestep();
             fixed.accumulate_overstep(dt * (plan.steps - settle) as u32);
         }
-        _ if plan.frame < 4 + WARM_UP_FRAMES || plan.started.elapsed() < WARM_UP_TIME => {}
+        _ if !scripted::warmed_up(plan.frame, plan.started) => {}
         _ if plan.settled < settle => {
             crate::app::controls::step_once(&mut fixed);
             plan.settled += 1;

@@ -6,10 +6,11 @@
 //! target so that its rules are tested natively; only the web page uses it. A bad value never
 //! stops the page: it is reported as a warning and the default takes its place.
 
+use super::SceneConfig;
+use super::request::{SceneRequest, Unmet, WorldFit};
 use super::text::{parse_point, parse_world};
-use super::{SceneConfig, keep_density};
 use bevy::math::Vec2;
-use murmur_flock::murmur_core::preset::{MAX_BOIDS, Preset};
+use murmur_flock::murmur_core::preset::MAX_BOIDS;
 
 /// The preset the page opens with when the address names none (or one that does not load).
 pub const DEFAULT_PRESET: &str = "reynolds";
@@ -80,33 +81,23 @@ pub fn parse(search: &str) -> (PageQuery, Vec<String>) {
 
 /// The scene the query asks for, with a warning for each part that could not be honoured.
 pub fn scene(query: &PageQuery) -> (SceneConfig, Vec<String>) {
-    let mut warnings = Vec::new();
-    let name = query.preset.as_deref().unwrap_or(DEFAULT_PRESET);
-    let mut preset = Preset::load(name).unwrap_or_else(|e| {
-        warnings.push(format!("preset={name}: {e}; using {DEFAULT_PRESET}"));
-        Preset::load(DEFAULT_PRESET).expect("the default preset is built in")
-    });
-    let boids = query.boids.unwrap_or(preset.scene().boids);
-    match query.world {
-        Some(size) => (preset.world.width, preset.world.height) = (size.x, size.y),
-        None => keep_density(&mut preset, boids),
-    }
-    // One override at a time, so that a bad one leaves the others (and the preset) intact.
-    for item in &query.set {
-        let mut trial = preset.clone();
-        match trial.apply_overrides(std::slice::from_ref(item)) {
-            Ok(()) => preset = trial,
-            Err(e) => warnings.push(format!("set={item}: {e}; ignored")),
-        }
-    }
+    let request = SceneRequest {
+        preset: query.preset.as_deref().unwrap_or(DEFAULT_PRESET),
+        boids: query.boids,
+        world: query.world.map(|size| (size.x, size.y)),
+        overrides: &query.set,
+    };
+    let resolved = request
+        .resolve(WorldFit::KeepDensity, Unmet::Warn)
+        .expect("a page's request falls back rather than fails");
     let scene = SceneConfig {
-        preset,
-        boids: boids as usize,
+        preset: resolved.preset,
+        boids: resolved.boids as usize,
         seed: query.seed.unwrap_or(1),
         leader: query.leader,
         hunter: query.hunter,
     };
-    (scene, warnings)
+    (scene, resolved.warnings)
 }
 
 /// Undoes the URL's percent-encoding (`%3D` is `=`, `+` a space); a malformed escape stays as
@@ -136,6 +127,8 @@ fn decode(s: &str) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::scene::keep_density;
+    use murmur_flock::murmur_core::preset::Preset;
 
     #[test]
     fn an_empty_address_gives_the_default_scene() {

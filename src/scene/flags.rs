@@ -1,47 +1,26 @@
-//! Turning scene flags into a checked preset and flock size.
+//! The command line's scene flags (`SceneArgs`) as a scene: resolved by the rules every writer
+//! of a scene shares (`request`), refusing what cannot be honoured.
 
-use super::{SceneConfig, keep_density};
+use super::SceneConfig;
+pub use super::request::WorldFit;
+use super::request::{SceneRequest, Unmet};
 use crate::cli::SceneArgs;
 use crate::modes::ModeError;
-use murmur_flock::murmur_core::preset::{MAX_BOIDS, Preset, PresetError};
+use murmur_flock::murmur_core::preset::Preset;
 
-/// How the world size follows `--boids`.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum WorldFit {
-    /// The preset's world (or `--world`), whatever the number of birds: for measurements.
-    Literal,
-    /// More birds than the preset's own count get a larger world at the preset's density (unless
-    /// `--world` or `--set width/height` says otherwise): for watching.
-    KeepDensity,
-}
-
-/// The preset with `--world` and `--set` applied, and the number of birds.
+/// The preset with `--world` and `--set` applied, and the number of birds; the first part that
+/// cannot be honoured is a usage error.
 pub fn resolve(args: &SceneArgs, fit: WorldFit) -> Result<(Preset, usize), ModeError> {
-    let usage = |e: PresetError| ModeError::Usage(e.to_string());
-    let mut preset = Preset::load(args.preset_name()).map_err(usage)?;
-    let boids = args.boids.unwrap_or(preset.scene().boids);
-    if boids > MAX_BOIDS {
-        return Err(ModeError::Usage(format!(
-            "--boids {boids} is more than the {MAX_BOIDS} this build allows"
-        )));
-    }
-    if let Some((w, h)) = args.world {
-        preset.world.width = w;
-        preset.world.height = h;
-    } else if fit == WorldFit::KeepDensity {
-        keep_density(&mut preset, boids);
-    }
-    preset.apply_overrides(&args.overrides).map_err(usage)?;
-    // `--world` and a world grown for the birds are checked as a preset file's would be.
-    preset.validate().map_err(|(field, message)| {
-        let flag = if args.world.is_some() {
-            "--world"
-        } else {
-            "--boids"
-        };
-        ModeError::Usage(format!("{flag}: {field} {message}"))
-    })?;
-    Ok((preset, boids as usize))
+    let request = SceneRequest {
+        preset: args.preset_name(),
+        boids: args.boids,
+        world: args.world,
+        overrides: &args.overrides,
+    };
+    let resolved = request
+        .resolve(fit, Unmet::Refuse)
+        .map_err(ModeError::Usage)?;
+    Ok((resolved.preset, resolved.boids as usize))
 }
 
 /// The scene the flags describe, as the windowed modes fly it (more birds than the preset's get
@@ -61,6 +40,7 @@ pub fn scene_config(args: &SceneArgs) -> Result<SceneConfig, ModeError> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use murmur_flock::murmur_core::preset::MAX_BOIDS;
 
     fn args(boids: Option<u32>, world: Option<(f32, f32)>, set: &[&str]) -> SceneArgs {
         SceneArgs {
