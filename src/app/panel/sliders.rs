@@ -44,12 +44,8 @@ const fn int(
     help: &'static str,
 ) -> ParamInfo {
     ParamInfo {
-        name,
-        unit,
-        min,
-        max,
         integer: true,
-        help,
+        ..p(name, unit, min, max, help)
     }
 }
 
