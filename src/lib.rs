@@ -9,6 +9,8 @@ pub mod capture;
 #[cfg(not(target_arch = "wasm32"))]
 pub mod cli;
 #[cfg(not(target_arch = "wasm32"))]
+pub mod firmware;
+#[cfg(not(target_arch = "wasm32"))]
 pub mod modes;
 pub mod scene;
 #[cfg(target_arch = "wasm32")]

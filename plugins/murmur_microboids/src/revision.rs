@@ -93,6 +93,26 @@ impl Revision {
         Self::ALL.into_iter().find(|r| r.name() == name)
     }
 
+    /// Its number in the board stream's HELLO (`docs/serial-protocol.md`: 0 a412, 1 the
+    /// article, 2 bfee0c8).
+    pub const fn protocol_number(self) -> u8 {
+        match self {
+            Self::A412 => 0,
+            Self::Article => 1,
+            Self::Bfee0c8 => 2,
+        }
+    }
+
+    /// The revision a HELLO's number announces, if it is one of these.
+    pub const fn from_protocol_number(number: u8) -> Option<Self> {
+        match number {
+            0 => Some(Self::A412),
+            1 => Some(Self::Article),
+            2 => Some(Self::Bfee0c8),
+            _ => None,
+        }
+    }
+
     /// The revision's constants and behaviours.
     pub const fn params(self) -> Params {
         let a412 = Params {

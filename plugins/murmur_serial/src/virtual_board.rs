@@ -53,11 +53,7 @@ pub struct BoardConfig {
 
 /// The protocol's revision number for a model revision.
 pub fn revision_number(r: Revision) -> u8 {
-    match r {
-        Revision::A412 => 0,
-        Revision::Article => 1,
-        Revision::Bfee0c8 => 2,
-    }
+    r.protocol_number()
 }
 
 /// HELLO every this many ticks (about once a second at 31.9 ticks/s).

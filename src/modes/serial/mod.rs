@@ -2,6 +2,8 @@
 //! one (headless here, its window in `window`; the mirror itself is murmur_serial's), and
 //! recordings.
 
+#[cfg(unix)]
+mod emulated;
 mod window;
 
 use super::ModeError;
@@ -22,11 +24,25 @@ pub struct BoardRunArgs {
     #[arg(long, conflicts_with = "port")]
     pub pty: bool,
     /// Write to this serial device instead.
-    #[arg(long, required_unless_present = "pty")]
+    #[arg(long, required_unless_present_any = ["pty", "qemu"])]
     pub port: Option<PathBuf>,
-    /// With --pty, also make this path a symbolic link to the terminal (replaced on each start,
-    /// so a mirror watching it sees the board vanish and come back).
-    #[arg(long, requires = "pty")]
+    /// Run murmur's micro:bit firmware on QEMU's emulated Cortex-M0 (building it if needed)
+    /// instead of the model here, on a new pseudo-terminal whose path is printed first.
+    #[arg(long, conflicts_with_all = [
+        "port", "pty", "seed", "birds", "name", "announce", "ticks", "drop_every", "flip_every",
+        "noise_every", "truncate_every", "stall_at", "reset_at",
+    ])]
+    pub qemu: bool,
+    /// With --qemu: from this tick on, the firmware reports one bird's x one unit off (a
+    /// negative control for the mirror).
+    #[arg(long, requires = "qemu", value_name = "TICK")]
+    pub fault_tick: Option<u32>,
+    /// With --fault-tick: which bird (default 0).
+    #[arg(long, requires = "fault_tick", value_name = "BIRD")]
+    pub fault_bird: Option<u32>,
+    /// With --pty or --qemu, also make this path a symbolic link to the terminal (replaced on
+    /// each start, so a mirror watching it sees the board vanish and come back).
+    #[arg(long)]
     pub link: Option<PathBuf>,
     /// Model revision: a412, bfee0c8 or article.
     #[arg(long, default_value = "a412", value_parser = parse_revision)]
@@ -134,6 +150,12 @@ pub fn board(args: BoardRunArgs) -> Result<(), ModeError> {
         },
     };
     let failed = |e: std::io::Error| ModeError::Failed(format!("the board stopped: {e}"));
+    if args.qemu {
+        return board_on_qemu(&args);
+    }
+    if args.link.is_some() && !args.pty {
+        return Err(ModeError::Usage("--link goes with --pty or --qemu".into()));
+    }
     if args.pty {
         return board_on_pty(&args, &config);
     }
@@ -145,21 +167,45 @@ pub fn board(args: BoardRunArgs) -> Result<(), ModeError> {
     virtual_board::run(&config, &mut port).map_err(failed)
 }
 
+/// A new pseudo-terminal (and `link` to it), its path printed first on stdout.
+#[cfg(unix)]
+fn open_pty(link: Option<&std::path::Path>) -> Result<Pty, ModeError> {
+    use std::io::Write;
+    let pty = Pty::open()
+        .map_err(|e| ModeError::Failed(format!("cannot open a pseudo-terminal: {e}")))?;
+    if let Some(link) = link {
+        let _ = std::fs::remove_file(link);
+        std::os::unix::fs::symlink(&pty.slave_path, link)
+            .map_err(|e| ModeError::Usage(format!("cannot link {}: {e}", link.display())))?;
+    }
+    println!("{}", pty.slave_path.display());
+    std::io::stdout()
+        .flush()
+        .map_err(|e| ModeError::Failed(format!("cannot write to stdout: {e}")))?;
+    Ok(pty)
+}
+
+/// murmur's firmware under QEMU, on a new pseudo-terminal.
+#[cfg(unix)]
+fn board_on_qemu(args: &BoardRunArgs) -> Result<(), ModeError> {
+    emulated::run(args)
+}
+
+/// The emulated board is bridged to a pseudo-terminal: a unix thing.
+#[cfg(not(unix))]
+fn board_on_qemu(_: &BoardRunArgs) -> Result<(), ModeError> {
+    Err(ModeError::Usage(
+        "--qemu needs a unix system (it bridges QEMU to a pseudo-terminal); on Windows flash          the firmware onto a real micro:bit (murmur firmware --out murmur.hex)"
+            .into(),
+    ))
+}
+
 /// The virtual board on a new pseudo-terminal, whose path goes to stdout first.
 #[cfg(unix)]
 fn board_on_pty(args: &BoardRunArgs, config: &BoardConfig) -> Result<(), ModeError> {
-    use std::io::Write;
     let failed = |e: std::io::Error| ModeError::Failed(format!("the board stopped: {e}"));
     {
-        let mut pty = Pty::open()
-            .map_err(|e| ModeError::Failed(format!("cannot open a pseudo-terminal: {e}")))?;
-        if let Some(link) = &args.link {
-            let _ = std::fs::remove_file(link);
-            std::os::unix::fs::symlink(&pty.slave_path, link)
-                .map_err(|e| ModeError::Usage(format!("cannot link {}: {e}", link.display())))?;
-        }
-        println!("{}", pty.slave_path.display());
-        std::io::stdout().flush().map_err(failed)?;
+        let mut pty = open_pty(args.link.as_deref())?;
         virtual_board::run(config, &mut pty.master).map_err(failed)?;
         // Let the reader take the last frames before the terminal closes.
         pty.wait_drained(Duration::from_secs(10));
