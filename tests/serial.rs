@@ -45,7 +45,9 @@ fn board(args: &[&str]) -> Board {
     }
 }
 
-fn mirror(port: &Path, frames: u64, extra: &[&str]) -> Value {
+/// `murmur mirror --headless --json` until `frames` frames were compared: its report and exit
+/// code.
+fn mirror_exit(port: &Path, frames: u64, extra: &[&str]) -> (Value, Option<i32>) {
     let out = murmur()
         .args([
             "mirror",
@@ -61,12 +63,20 @@ fn mirror(port: &Path, frames: u64, extra: &[&str]) -> Value {
         .args(extra)
         .output()
         .expect("murmur mirror runs");
-    assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    serde_json::from_slice(&out.stdout).expect("one JSON object")
+    let report = serde_json::from_slice(&out.stdout).unwrap_or_else(|e| {
+        panic!(
+            "one JSON object ({e}): {}",
+            String::from_utf8_lossy(&out.stderr)
+        )
+    });
+    (report, out.status.code())
+}
+
+/// As [`mirror_exit`], for a mirror that must pass (every frame compared agreed).
+fn mirror(port: &Path, frames: u64, extra: &[&str]) -> Value {
+    let (report, code) = mirror_exit(port, frames, extra);
+    assert_eq!(code, Some(0), "{report}");
+    report
 }
 
 /// Board with `args`, mirror until `frames` FLOCK frames.
@@ -156,16 +166,47 @@ fn a_reset_is_counted_and_the_model_follows_it() {
 #[test]
 fn a_board_running_another_model_is_caught_at_its_first_divergence() {
     // Runs bfee0c8, announces a412: the same init, different ticks.
-    let v = run(
-        &["--ticks", "20", "--revision", "bfee0c8", "--announce", "0"],
-        21,
-    );
+    let b = board(&["--ticks", "20", "--revision", "bfee0c8", "--announce", "0"]);
+    let (v, code) = mirror_exit(&b.path, 21, &[]);
+    assert_eq!(code, Some(3), "a divergence has its own exit code: {v}");
+    assert_eq!(v["frames_compared"], 21);
     assert_eq!(v["in_sync"], false);
     assert_eq!(v["first_divergence"]["tick"], 1);
     assert_eq!(v["first_divergence"]["bird"], 0);
     assert!(
         ["x", "y", "angle", "state"].contains(&v["first_divergence"]["field"].as_str().unwrap())
     );
+}
+
+#[test]
+fn frames_no_local_model_can_check_are_unchecked_and_fail_the_check() {
+    // HELLO says revision 255: "not a mirrorable model".
+    let b = board(&["--ticks", "10", "--announce", "255"]);
+    let out = murmur()
+        .args([
+            "mirror",
+            "--headless",
+            "--json",
+            "--frames",
+            "5",
+            "--timeout-s",
+            "2",
+        ])
+        .arg("--port")
+        .arg(&b.path)
+        .output()
+        .unwrap();
+    let v: Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(out.status.code(), Some(4), "too few frames compared: {v}");
+    assert_eq!(v["frames_ok"], 11);
+    assert_eq!(
+        (
+            v["frames_compared"].as_u64(),
+            v["frames_unchecked"].as_u64()
+        ),
+        (Some(0), Some(11))
+    );
+    assert_eq!(v["in_sync"], false, "nothing compared is not in sync");
 }
 
 #[test]

@@ -22,6 +22,9 @@ pub enum ModeError {
     Usage(String),
     /// Something failed while running (a file could not be written): exit code 1.
     Failed(String),
+    /// A check ran and did not pass, with its own exit code (3 and up; `murmur mirror
+    /// --headless` documents its own).
+    Verdict(u8, String),
 }
 
 impl ModeError {
@@ -30,6 +33,7 @@ impl ModeError {
         match self {
             Self::Usage(_) => 2,
             Self::Failed(_) => 1,
+            Self::Verdict(code, _) => *code,
         }
     }
 }
@@ -37,7 +41,7 @@ impl ModeError {
 impl fmt::Display for ModeError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
-            Self::Usage(m) | Self::Failed(m) => f.write_str(m),
+            Self::Usage(m) | Self::Failed(m) | Self::Verdict(_, m) => f.write_str(m),
         }
     }
 }

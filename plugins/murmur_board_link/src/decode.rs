@@ -37,6 +37,7 @@ pub struct Decoder {
     buf: [u8; MAX_FRAME],
     len: usize,
     /// Waiting for a delimiter: at start (we may have joined mid-frame) and after an overflow.
+    /// What comes before it is held in `buf` all the same: a whole frame there is accepted.
     syncing: bool,
     stats: Stats,
 }
@@ -48,7 +49,9 @@ impl Default for Decoder {
 }
 
 impl Decoder {
-    /// A decoder that discards everything up to and including the first `0x00`.
+    /// A decoder that discards everything up to and including the first `0x00`, unless what
+    /// came before it is one whole frame that passes its CRC (a board's first frame, when the
+    /// port was opened before the board's leading `0x00`).
     pub fn new() -> Self {
         Self {
             buf: [0; MAX_FRAME],
@@ -73,12 +76,23 @@ impl Decoder {
     /// Feeds one byte; returns an event when it completes (or spoils) a frame.
     pub fn push(&mut self, byte: u8) -> Option<Event> {
         if self.syncing {
-            if byte == 0 {
-                self.syncing = false;
-            } else {
+            if byte != 0 {
+                // Skipped, unless it turns out to belong to a whole first frame.
                 self.stats.skipped_bytes += 1;
+                if self.len < self.buf.len() {
+                    self.buf[self.len] = byte;
+                }
+                self.len = self.len.saturating_add(1);
+                return None;
             }
-            return None;
+            self.syncing = false;
+            let len = core::mem::take(&mut self.len);
+            if len == 0 || len > self.buf.len() {
+                return None;
+            }
+            let event = self.whole_frame(len)?;
+            self.stats.skipped_bytes -= len as u64;
+            return Some(event);
         }
         if byte != 0 {
             if self.len == self.buf.len() {
@@ -96,6 +110,23 @@ impl Decoder {
         if len == 0 {
             return None; // back-to-back delimiters: nothing to decode
         }
+        Some(self.finish(len))
+    }
+
+    /// The first segment as a frame, if it is one whole frame with a good CRC; otherwise it was
+    /// the tail of a frame joined midway, and no counter but the skipped bytes moves.
+    fn whole_frame(&mut self, len: usize) -> Option<Event> {
+        let mut copy = [0u8; MAX_FRAME];
+        copy[..len].copy_from_slice(&self.buf[..len]);
+        let n = cobs::decode_in_place(&mut copy[..len])?;
+        if !(5..=MAX_PAYLOAD + 4).contains(&n) {
+            return None;
+        }
+        let (payload, crc) = copy[..n].split_at(n - 4);
+        if crc32_mpeg2(payload).to_le_bytes() != [crc[0], crc[1], crc[2], crc[3]] {
+            return None;
+        }
+        parse(payload).ok()?;
         Some(self.finish(len))
     }
 

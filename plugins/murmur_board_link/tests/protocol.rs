@@ -104,6 +104,44 @@ fn a_listener_joining_mid_stream_skips_to_the_first_delimiter() {
 }
 
 #[test]
+fn a_whole_first_frame_without_a_delimiter_before_it_is_accepted() {
+    // A receiver that opened the port before the board's leading 0x00 (or a board that sends
+    // none) must not lose the first HELLO.
+    let hello = encode(|o| encode_hello(&Hello::new(1, 7, 48, 31872, "b"), o));
+    let flock = encode(|o| encode_flock(0, &[BirdRecord::default()], o));
+    let mut d = Decoder::new();
+    let got: Vec<Message> = hello
+        .iter()
+        .chain(&flock)
+        .filter_map(|&b| match d.push(b) {
+            Some(Event::Message(m)) => Some(m),
+            _ => None,
+        })
+        .collect();
+    assert!(matches!(
+        got.as_slice(),
+        [Message::Hello(_), Message::Flock(_)]
+    ));
+    assert_eq!(d.stats().skipped_bytes, 0);
+    // Negative control: one flipped bit in that first segment and it is skipped, not counted as
+    // a CRC error (it could as well be the tail of a frame joined midway).
+    let mut bad = hello.clone();
+    bad[5] ^= 0x10;
+    let mut d = Decoder::new();
+    let events: Vec<Event> = bad
+        .iter()
+        .chain(&flock)
+        .filter_map(|&b| d.push(b))
+        .collect();
+    assert!(matches!(
+        events.as_slice(),
+        [Event::Message(Message::Flock(_))]
+    ));
+    assert_eq!(d.stats().crc_errors, 0);
+    assert_eq!(d.stats().skipped_bytes as usize, bad.len() - 1);
+}
+
+#[test]
 fn corrupt_frames_are_counted_by_kind() {
     let good = encode(|o| {
         encode_flock(

@@ -15,8 +15,14 @@ use std::time::Duration;
 /// Where the stream comes from.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum Source {
-    /// A serial device (or pseudo-terminal), opened at 115200 8N1 and reopened after it vanishes.
-    Port(PathBuf),
+    /// A serial device (or pseudo-terminal), opened at `baud` 8N1 (the board's 115200 unless
+    /// told otherwise) and reopened after it vanishes.
+    Port {
+        /// The device's path.
+        path: PathBuf,
+        /// Its baud rate.
+        baud: u32,
+    },
     /// A recording, read once to its end.
     File(PathBuf),
 }
@@ -198,11 +204,11 @@ fn run(
             }
             let _ = tx.send(LinkEvent::Ended(decoder.stats()));
         }
-        Source::Port(path) => {
+        Source::Port { path, baud } => {
             let name = port_name(&path);
             let mut reported_absent = false;
             while !stop.load(Ordering::Relaxed) {
-                let port = serialport::new(name.clone(), 115_200)
+                let port = serialport::new(name.clone(), baud)
                     .timeout(READ_TIMEOUT)
                     .open();
                 let mut port = match port {

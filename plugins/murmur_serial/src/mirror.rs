@@ -49,6 +49,11 @@ pub struct HelloReport {
 pub struct MirrorReport {
     /// FLOCK frames accepted.
     pub frames_ok: u64,
+    /// FLOCK frames held against the local model (accepted while one ran).
+    pub frames_compared: u64,
+    /// FLOCK frames accepted with no local model to hold them against (before the first
+    /// HELLO, or from a board whose HELLO names no model murmur runs).
+    pub frames_unchecked: u64,
     /// HELLO frames accepted.
     pub hellos: u64,
     /// Frames with a bad CRC.
@@ -65,7 +70,7 @@ pub struct MirrorReport {
     pub last_tick: Option<u32>,
     /// The last HELLO.
     pub hello: Option<HelloReport>,
-    /// A local model runs and has agreed with the board at every tick so far.
+    /// Frames were compared with a local model, and it agreed with the board at every one.
     pub in_sync: bool,
     /// The first disagreement, if any.
     pub first_divergence: Option<Divergence>,
@@ -76,6 +81,7 @@ pub struct MirrorReport {
 pub struct Mirror {
     stats: Stats,
     frames_ok: u64,
+    frames_compared: u64,
     hellos: u64,
     lost_frames: u64,
     resets: u64,
@@ -91,12 +97,7 @@ pub struct Mirror {
 
 /// The model revision a HELLO names, when the host can run it.
 pub fn revision_of(hello: &Hello) -> Option<Revision> {
-    match hello.revision {
-        0 => Some(Revision::A412),
-        1 => Some(Revision::Article),
-        2 => Some(Revision::Bfee0c8),
-        _ => None,
-    }
+    Revision::from_protocol_number(hello.revision)
 }
 
 fn boot(hello: &Hello) -> Option<Box<Flock<MAX_BIRDS>>> {
@@ -188,6 +189,7 @@ impl Mirror {
         while local.tick_count() < f.tick {
             local.tick(None);
         }
+        self.frames_compared += 1;
         if self.first_divergence.is_some() {
             return;
         }
@@ -221,14 +223,24 @@ impl Mirror {
         }
     }
 
-    /// True once a local model runs and has agreed at every tick.
+    /// True once frames were compared with a local model and it agreed at every one.
     pub fn in_sync(&self) -> bool {
-        self.local.is_some() && self.first_divergence.is_none() && self.board.is_some()
+        self.local.is_some() && self.first_divergence.is_none() && self.frames_compared > 0
     }
 
     /// FLOCK frames accepted.
     pub fn frames_ok(&self) -> u64 {
         self.frames_ok
+    }
+
+    /// FLOCK frames held against the local model.
+    pub fn frames_compared(&self) -> u64 {
+        self.frames_compared
+    }
+
+    /// The first disagreement with the local model, if any.
+    pub fn first_divergence(&self) -> Option<Divergence> {
+        self.first_divergence
     }
 
     /// FLOCK frames received in the last second.
@@ -263,6 +275,8 @@ impl Mirror {
     pub fn report(&self) -> MirrorReport {
         MirrorReport {
             frames_ok: self.frames_ok,
+            frames_compared: self.frames_compared,
+            frames_unchecked: self.frames_ok - self.frames_compared,
             hellos: self.hellos,
             crc_errors: self.stats.crc_errors,
             framing_errors: self.stats.framing_errors,

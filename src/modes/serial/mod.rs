@@ -4,6 +4,7 @@
 
 #[cfg(unix)]
 mod emulated;
+mod find_board;
 mod window;
 
 use super::ModeError;
@@ -95,13 +96,21 @@ pub struct MirrorArgs {
     /// List the serial ports and exit.
     #[arg(long, conflicts_with_all = ["port", "headless"])]
     pub list: bool,
-    /// The board's serial port (e.g. /dev/ttyACM0) or a pseudo-terminal.
-    #[arg(long, required_unless_present = "list")]
+    /// The board's serial port (e.g. /dev/ttyACM0) or a pseudo-terminal. Without it, the one
+    /// connected board murmur recognises (a micro:bit's interface chip, or the one port that
+    /// sends a HELLO); several or none: a list of the candidates.
+    #[arg(long)]
     pub port: Option<PathBuf>,
-    /// No window: read until --frames FLOCK frames were accepted (or --timeout-s) and report.
+    /// The serial line's rate.
+    #[arg(long, default_value_t = 115_200, value_parser = clap::value_parser!(u32).range(1200..=4_000_000))]
+    pub baud: u32,
+    /// No window: read until --frames FLOCK frames were compared with the local model (or
+    /// --timeout-s), report, and exit 0 only if all agreed: 3 when the board and the model
+    /// disagree, 4 when fewer than --frames frames could be compared in time (no HELLO, a model
+    /// murmur does not run, a silent port).
     #[arg(long)]
     pub headless: bool,
-    /// With --headless: FLOCK frames to accept before stopping.
+    /// With --headless: FLOCK frames to compare before stopping.
     #[arg(long, default_value_t = 100)]
     pub frames: u64,
     /// With --headless: give up after this many seconds.
@@ -249,7 +258,10 @@ fn print_report(report: &MirrorReport, json: bool) {
                 "diverged at tick {} bird {} field {}",
                 d.tick, d.bird, d.field
             ),
-            (None, true) => "in sync with the local model".into(),
+            (None, true) => format!(
+                "in sync with the local model ({} compared)",
+                report.frames_compared
+            ),
             (None, false) => "no local model to compare".into(),
         }
     );
@@ -279,19 +291,19 @@ pub fn mirror(args: MirrorArgs) -> Result<(), ModeError> {
         }
         return Ok(());
     }
-    let port = args
-        .port
-        .clone()
-        .expect("clap requires --port without --list");
     if !(args.timeout_s.is_finite() && args.timeout_s > 0.0) {
         return Err(ModeError::Usage(format!(
             "--timeout-s must be positive, got {}",
             args.timeout_s
         )));
     }
+    let port = match args.port.clone() {
+        Some(port) => port,
+        None => find_board::one(args.baud)?,
+    };
     if !args.headless {
         let capture = args.screenshot.map(|out| (out, args.frames));
-        return window::run(port, args.record, capture);
+        return window::run(port, args.baud, args.record, capture);
     }
     if std::fs::metadata(&port).is_err() {
         return Err(ModeError::Usage(format!(
@@ -299,11 +311,15 @@ pub fn mirror(args: MirrorArgs) -> Result<(), ModeError> {
             port.display()
         )));
     }
-    let link = LinkHandle::start(Source::Port(port), args.record.as_deref())
+    let source = Source::Port {
+        path: port,
+        baud: args.baud,
+    };
+    let link = LinkHandle::start(source, args.record.as_deref())
         .map_err(|e| ModeError::Usage(format!("cannot start: {e}")))?;
     let mut mirror = Mirror::new();
     let deadline = Instant::now() + Duration::from_secs_f64(args.timeout_s);
-    while mirror.frames_ok() < args.frames {
+    while mirror.frames_compared() < args.frames {
         let Some(left) = deadline.checked_duration_since(Instant::now()) else {
             break;
         };
@@ -313,7 +329,46 @@ pub fn mirror(args: MirrorArgs) -> Result<(), ModeError> {
         }
     }
     drop(link);
-    print_report(&mirror.report(), args.json);
+    let report = mirror.report();
+    print_report(&report, args.json);
+    verdict(&report, args.frames)
+}
+
+/// Exit codes of `murmur mirror --headless` beyond usage (2) and failure (1).
+const DIVERGED: u8 = 3;
+/// See [`DIVERGED`].
+const TOO_FEW_FRAMES: u8 = 4;
+
+/// Passes only when `frames` frames were compared and all agreed.
+fn verdict(report: &MirrorReport, frames: u64) -> Result<(), ModeError> {
+    if let Some(d) = report.first_divergence {
+        return Err(ModeError::Verdict(
+            DIVERGED,
+            format!(
+                "the board and the local model disagree: tick {}, bird {}, field {}",
+                d.tick, d.bird, d.field
+            ),
+        ));
+    }
+    if report.frames_compared < frames {
+        let why = match &report.hello {
+            None => "no HELLO came".to_string(),
+            Some(h) if h.revision_name.is_none() => {
+                format!(
+                    "the board's HELLO names revision {}, which murmur does not run",
+                    h.revision
+                )
+            }
+            Some(_) => "the board sent too few frames".to_string(),
+        };
+        return Err(ModeError::Verdict(
+            TOO_FEW_FRAMES,
+            format!(
+                "{} of {frames} frames compared before the timeout ({} unchecked): {why}",
+                report.frames_compared, report.frames_unchecked
+            ),
+        ));
+    }
     Ok(())
 }
 

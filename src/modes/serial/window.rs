@@ -30,6 +30,7 @@ struct Capture {
 /// window once that many FLOCK frames have arrived and exits.
 pub fn run(
     port: PathBuf,
+    baud: u32,
     record: Option<PathBuf>,
     capture: Option<(PathBuf, u64)>,
 ) -> Result<(), ModeError> {
@@ -67,7 +68,7 @@ pub fn run(
             EguiPlugin::default(),
             MicroboidsPlugin,
             SerialBridgePlugin {
-                source: Source::Port(port),
+                source: Source::Port { path: port, baud },
                 record,
             },
         ))
