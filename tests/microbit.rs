@@ -1,0 +1,230 @@
+//! murmur's micro:bit firmware on QEMU's emulated Cortex-M0 (`murmur board --qemu`), mirrored
+//! by `murmur mirror --headless` over the pseudo-terminal it prints: every revision in sync for
+//! 2,000 frames with exact counters; a deliberate one-unit fault caught at its tick, bird and
+//! field; the board killed and started again; a mirror started late.
+//!
+//! Needs QEMU (`bash scripts/get-qemu.sh`) and the board's target (`rustup target add
+//! thumbv6m-none-eabi`); without QEMU these tests say so and pass, unless MURMUR_REQUIRE_QEMU
+//! is set (CI sets it).
+#![cfg(unix)]
+
+mod common;
+
+use common::murmur;
+use serde_json::Value;
+use std::io::{BufRead, BufReader};
+use std::path::{Path, PathBuf};
+use std::process::{Child, Stdio};
+use std::time::Duration;
+
+/// False (with a note) when there is no QEMU to run the board on and none is required.
+fn have_qemu() -> bool {
+    match murmur::firmware::qemu::find() {
+        Ok(_) => true,
+        Err(e) if std::env::var_os("MURMUR_REQUIRE_QEMU").is_none() => {
+            eprintln!("skipped: {e}");
+            false
+        }
+        Err(e) => panic!("MURMUR_REQUIRE_QEMU is set: {e}"),
+    }
+}
+
+/// A running `murmur board --qemu`, the terminal it bridges to and QEMU's process id.
+struct Board {
+    child: Child,
+    path: PathBuf,
+    qemu_pid: u32,
+}
+
+impl Drop for Board {
+    fn drop(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}
+
+fn board(args: &[&str]) -> Board {
+    let mut child = murmur()
+        .args(["board", "--qemu"])
+        .args(args)
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("murmur board runs");
+    let mut line = String::new();
+    BufReader::new(child.stdout.take().unwrap())
+        .read_line(&mut line)
+        .unwrap();
+    assert!(
+        !line.trim().is_empty(),
+        "murmur board --qemu printed no terminal"
+    );
+    // "QEMU (pid N) runs ...", after the firmware's build lines.
+    let mut stderr = BufReader::new(child.stderr.take().unwrap());
+    let qemu_pid = loop {
+        let mut l = String::new();
+        assert!(
+            stderr.read_line(&mut l).unwrap() > 0,
+            "no QEMU line on stderr"
+        );
+        if let Some(rest) = l.strip_prefix("QEMU (pid ") {
+            break rest.split(')').next().unwrap().parse().unwrap();
+        }
+    };
+    Board {
+        child,
+        path: PathBuf::from(line.trim()),
+        qemu_pid,
+    }
+}
+
+/// `murmur mirror --headless --json` until `frames` frames were compared: report, exit code.
+fn mirror(port: &Path, frames: u64) -> (Value, Option<i32>) {
+    let out = murmur()
+        .args(["mirror", "--headless", "--json", "--timeout-s", "60"])
+        .args(["--frames", &frames.to_string(), "--port"])
+        .arg(port)
+        .output()
+        .expect("murmur mirror runs");
+    let report = serde_json::from_slice(&out.stdout).unwrap_or_else(|e| {
+        panic!(
+            "one JSON object ({e}): {}",
+            String::from_utf8_lossy(&out.stderr)
+        )
+    });
+    (report, out.status.code())
+}
+
+fn counters(v: &Value) -> [u64; 9] {
+    [
+        "frames_ok",
+        "frames_compared",
+        "frames_unchecked",
+        "hellos",
+        "crc_errors",
+        "framing_errors",
+        "unknown_kind",
+        "lost_frames",
+        "resets",
+    ]
+    .map(|k| v[k].as_u64().unwrap_or_else(|| panic!("{k} in {v}")))
+}
+
+#[test]
+fn every_revision_runs_2000_frames_in_sync_on_the_emulated_core() {
+    if !have_qemu() {
+        return;
+    }
+    for (revision, number) in [("a412", 0), ("bfee0c8", 2), ("article", 1)] {
+        let b = board(&["--fast", "--revision", revision]);
+        let (v, code) = mirror(&b.path, 2000);
+        assert_eq!(code, Some(0), "{revision}: {v}");
+        // HELLO at tick 0 and every 32 ticks up to 1984: 63 of them.
+        assert_eq!(
+            counters(&v),
+            [2000, 2000, 0, 63, 0, 0, 0, 0, 0],
+            "{revision}: {v}"
+        );
+        assert_eq!(v["last_tick"], 1999);
+        assert_eq!(v["in_sync"], true);
+        assert_eq!(v["hello"]["revision"], number);
+        assert_eq!(v["hello"]["name"], "murmur micro:bit");
+        assert_eq!(v["hello"]["birds"], 48);
+        assert_eq!(v["hello"]["tick_us"], 31872);
+    }
+}
+
+#[test]
+fn a_one_unit_fault_in_the_firmware_is_caught_at_its_tick_bird_and_field() {
+    if !have_qemu() {
+        return;
+    }
+    let b = board(&[
+        "--fast",
+        "--revision",
+        "article",
+        "--fault-tick",
+        "777",
+        "--fault-bird",
+        "5",
+    ]);
+    let (v, code) = mirror(&b.path, 1000);
+    assert_eq!(code, Some(3), "a divergence exits 3: {v}");
+    assert_eq!(v["in_sync"], false);
+    assert_eq!(v["first_divergence"]["tick"], 777);
+    assert_eq!(v["first_divergence"]["bird"], 5);
+    assert_eq!(v["first_divergence"]["field"], "x");
+    // Negative control: the same board without the fault agrees over the same frames.
+    let b = board(&["--fast", "--revision", "article"]);
+    assert_eq!(mirror(&b.path, 1000).1, Some(0));
+}
+
+#[test]
+fn the_board_killed_and_started_again_is_mirrored_through_its_reset() {
+    if !have_qemu() {
+        return;
+    }
+    let dir = std::env::temp_dir().join(format!("murmur-qemu-reconnect-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let link = dir.join("microbit");
+    let link_s = link.to_str().unwrap();
+    // At the board's own pace (31.4 frames a second): killed after about a second of frames.
+    let first = board(&["--revision", "bfee0c8", "--link", link_s]);
+    let reader = {
+        let link = link.clone();
+        std::thread::spawn(move || mirror(&link, 120))
+    };
+    std::thread::sleep(Duration::from_millis(1500));
+    let killed = std::process::Command::new("kill")
+        .args(["-9", &first.qemu_pid.to_string()])
+        .status()
+        .unwrap();
+    assert!(killed.success());
+    let mut first = first;
+    let _ = first.child.wait();
+    let _second = board(&["--revision", "bfee0c8", "--link", link_s]);
+    let (v, code) = reader.join().unwrap();
+    assert_eq!(code, Some(0), "{v}");
+    let [
+        ok,
+        compared,
+        unchecked,
+        hellos,
+        crc,
+        framing,
+        unknown,
+        lost,
+        resets,
+    ] = counters(&v);
+    assert_eq!(
+        (compared, unchecked, crc, unknown, lost),
+        (ok, 0, 0, 0, 0),
+        "{v}"
+    );
+    assert_eq!(resets, 1, "the second boot is a reset: {v}");
+    assert!(hellos >= 2 && framing <= 1, "{v}");
+    assert!(
+        v["last_tick"].as_u64().unwrap() < ok - 1,
+        "the count restarted: {v}"
+    );
+    assert_eq!(v["in_sync"], true);
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn a_mirror_started_late_syncs_at_the_next_hello() {
+    if !have_qemu() {
+        return;
+    }
+    let b = board(&["--fast", "--revision", "a412"]);
+    // The first mirror takes 500 frames and leaves mid-stream; the second comes in later.
+    assert_eq!(mirror(&b.path, 500).1, Some(0));
+    let (v, code) = mirror(&b.path, 200);
+    assert_eq!(code, Some(0), "{v}");
+    let [ok, compared, unchecked, ..] = counters(&v);
+    let first_tick = v["last_tick"].as_u64().unwrap() + 1 - ok;
+    assert!(first_tick >= 500, "it joined mid-stream: {v}");
+    assert!(unchecked <= 32, "synced at the next HELLO: {v}");
+    assert_eq!(compared, 200);
+    assert_eq!(v["in_sync"], true);
+}
