@@ -6,6 +6,7 @@ use clap::{Args, Parser, Subcommand};
 
 // Each subcommand's flags live in its own file under `modes/`; these names stay here too.
 pub use crate::modes::bench::{BenchArgs, BenchPart};
+pub use crate::modes::firmware::FirmwareArgs;
 pub use crate::modes::headless::HeadlessArgs;
 pub use crate::modes::oled::OledArgs;
 pub use crate::modes::q15::Q15Args;
@@ -44,13 +45,16 @@ pub enum Command {
     /// and the ABM-comparison flocking benchmark.
     Bench(BenchArgs),
     /// Play a microboids board: run the Q15 model and stream it over a serial port or a
-    /// pseudo-terminal (with faults to inject).
+    /// pseudo-terminal (with faults to inject), or run murmur's micro:bit firmware under QEMU.
     Board(BoardRunArgs),
     /// Mirror a live board over USB serial: show it beside the same model run here, or count
     /// and check its stream headless.
     Mirror(MirrorArgs),
     /// Feed a recording (`murmur mirror --record`) to the mirror and print what it found.
     Replay(ReplayArgs),
+    /// murmur's micro:bit firmware as an Intel HEX to flash, with its footprint; or what its
+    /// ticks cost the Cortex-M0, counted under QEMU.
+    Firmware(FirmwareArgs),
 }
 
 /// Parses a revision name.

@@ -212,6 +212,40 @@ fn the_board_killed_and_started_again_is_mirrored_through_its_reset() {
 }
 
 #[test]
+fn the_hex_file_for_the_microbit_drive_boots_and_keeps_the_boards_pace() {
+    if !have_qemu() {
+        return;
+    }
+    let hex = std::env::temp_dir().join(format!("murmur-{}.hex", std::process::id()));
+    let out = murmur()
+        .args(["firmware", "--revision", "article", "--out"])
+        .arg(&hex)
+        .output()
+        .unwrap();
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let text = std::fs::read_to_string(&hex).unwrap();
+    assert!(text.starts_with(":020000040000FA") && text.ends_with(":00000001FF\n"));
+    // QEMU's loader takes the HEX as the MICROBIT drive would: the core boots from it.
+    let b = board(&["--image", hex.to_str().unwrap()]);
+    let started = std::time::Instant::now();
+    let (v, code) = mirror(&b.path, 64);
+    let took = started.elapsed();
+    assert_eq!(code, Some(0), "{v}");
+    assert_eq!(v["hello"]["revision"], 1);
+    // 63 ticks at 31.872 ms: two seconds, however fast the machine (a --fast image takes a
+    // few milliseconds).
+    assert!(
+        took >= Duration::from_millis(1500),
+        "paced by TIMER0: {took:?}"
+    );
+    let _ = std::fs::remove_file(&hex);
+}
+
+#[test]
 fn a_mirror_started_late_syncs_at_the_next_hello() {
     if !have_qemu() {
         return;

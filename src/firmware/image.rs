@@ -151,6 +151,52 @@ impl Image {
         Ok(out)
     }
 
+    /// The address of the symbol `name` (from the ELF's symbol table), with the Thumb bit of a
+    /// function's address cleared.
+    pub fn symbol(&self, name: &str) -> Result<u32, String> {
+        let (shoff, shentsize, shnum) = (
+            self.u32(32) as usize,
+            self.u16(46) as usize,
+            self.u16(48) as usize,
+        );
+        let section = |i: usize| -> Option<(u32, usize, usize, u32)> {
+            let h = shoff + i * shentsize;
+            (h + 40 <= self.bytes.len()).then(|| {
+                (
+                    self.u32(h + 4),           // type
+                    self.u32(h + 16) as usize, // offset
+                    self.u32(h + 20) as usize, // size
+                    self.u32(h + 24),          // link
+                )
+            })
+        };
+        for i in 0..shnum {
+            let Some((2, offset, size, link)) = section(i) else {
+                continue; // not SHT_SYMTAB
+            };
+            let (_, strings, strings_size, _) =
+                section(link as usize).ok_or("a symbol table without its strings")?;
+            for entry in (offset..offset + size).step_by(16) {
+                if entry + 16 > self.bytes.len() {
+                    break;
+                }
+                let at = strings + self.u32(entry) as usize;
+                let end = self.bytes[at..(strings + strings_size).min(self.bytes.len())]
+                    .iter()
+                    .position(|&b| b == 0)
+                    .map(|n| at + n);
+                if end.is_some_and(|end| &self.bytes[at..end] == name.as_bytes()) {
+                    let value = self.u32(entry + 4);
+                    let is_function = self.bytes[entry + 12] & 0xF == 2;
+                    return Ok(if is_function { value & !1 } else { value });
+                }
+            }
+        }
+        Err(format!(
+            "the image has no symbol `{name}` (a stripped image?)"
+        ))
+    }
+
     /// Bytes of flash (everything the board loads) and of RAM (`.data` and `.bss`; the stack
     /// takes what is left) the image takes.
     pub fn footprint(&self) -> Result<(u32, u32), String> {
@@ -166,5 +212,58 @@ impl Image {
             .map(|s| s.mem_size)
             .sum();
         Ok((flash, ram))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The smallest file `Image::read` takes: an ARM ELF32 header, then a settings block.
+    fn image_with(blocks: usize) -> Vec<u8> {
+        let mut bytes = vec![0u8; 52];
+        bytes[..6].copy_from_slice(b"\x7fELF\x01\x01");
+        bytes[18] = 40;
+        for _ in 0..blocks {
+            bytes.extend_from_slice(MAGIC);
+            bytes.extend_from_slice(&[0, 0]);
+            bytes.extend_from_slice(&NEVER.to_le_bytes());
+            bytes.extend_from_slice(&0u32.to_le_bytes());
+        }
+        bytes
+    }
+
+    #[test]
+    fn settings_written_are_the_settings_read() {
+        let mut image = Image::read(image_with(1)).unwrap();
+        assert_eq!(
+            image.settings().unwrap(),
+            Settings {
+                revision: Revision::A412,
+                fast: false,
+                fault: None
+            }
+        );
+        let wanted = Settings {
+            revision: Revision::Article,
+            fast: true,
+            fault: Some((777, 5)),
+        };
+        image.set(wanted).unwrap();
+        assert_eq!(image.settings().unwrap(), wanted);
+        // The fields sit where the firmware's #[repr(C)] struct has them.
+        let at = MAGIC.len() + 52;
+        assert_eq!(&image.bytes()[at..at + 2], &[1, 1]);
+        assert_eq!(&image.bytes()[at + 2..at + 6], &777u32.to_le_bytes());
+    }
+
+    #[test]
+    fn files_that_are_not_murmurs_firmware_are_refused() {
+        assert!(Image::read(b"#!/bin/sh\n".to_vec()).is_err());
+        let mut x86 = image_with(1);
+        x86[18] = 62;
+        assert!(Image::read(x86).is_err());
+        assert!(Image::read(image_with(0)).unwrap().settings().is_err());
+        assert!(Image::read(image_with(2)).unwrap().settings().is_err());
     }
 }

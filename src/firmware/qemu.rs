@@ -49,17 +49,27 @@ pub fn find() -> Result<(PathBuf, Option<String>), String> {
     })
 }
 
-/// Starts QEMU on `image` with the UART on the child's stdout; `plugin` adds a TCG plugin
-/// (`-plugin`) and its arguments.
+/// Starts QEMU on `image` (an ELF, or an Intel HEX as the MICROBIT drive takes it) with the
+/// UART on the child's stdout; `plugin` adds a TCG plugin (`-plugin`) and its arguments.
 pub fn start(image: &Path, plugin: Option<&str>) -> Result<Child, String> {
     let (binary, libs) = find()?;
     let mut command = Command::new(&binary);
     command
         .args(["-M", "microbit", "-display", "none", "-monitor", "none"])
-        .args(["-serial", "stdio", "-kernel"])
-        .arg(image)
-        .stdin(Stdio::null())
-        .stdout(Stdio::piped());
+        .args(["-serial", "stdio"]);
+    if image
+        .extension()
+        .is_some_and(|e| e.eq_ignore_ascii_case("hex"))
+    {
+        // QEMU's generic loader reads Intel HEX into flash; the core then boots from its
+        // vector table as the board does.
+        let mut device = std::ffi::OsString::from("loader,file=");
+        device.push(image);
+        command.arg("-device").arg(device);
+    } else {
+        command.arg("-kernel").arg(image);
+    }
+    command.stdin(Stdio::null()).stdout(Stdio::piped());
     if let Some(plugin) = plugin {
         command.args(["-plugin", plugin]);
     }

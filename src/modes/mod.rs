@@ -1,6 +1,7 @@
 //! The program's modes, and the errors they end with.
 
 pub mod bench;
+pub mod firmware;
 pub mod headless;
 pub mod oled;
 pub mod progress;
@@ -66,5 +67,6 @@ pub fn run(cli: Cli) -> Result<(), ModeError> {
         Some(Command::Board(args)) => serial::board(args),
         Some(Command::Mirror(args)) => serial::mirror(args),
         Some(Command::Replay(args)) => serial::replay(args),
+        Some(Command::Firmware(args)) => firmware::run(args),
     }
 }

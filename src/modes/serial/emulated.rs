@@ -42,23 +42,40 @@ fn prepared_image(args: &BoardRunArgs) -> Result<std::path::PathBuf, ModeError> 
 
 /// Runs the firmware under QEMU until QEMU stops (or the reader of the terminal is gone).
 pub fn run(args: &BoardRunArgs) -> Result<(), ModeError> {
-    let image = prepared_image(args)?;
+    let (image, temporary) = match &args.image {
+        Some(given) if given.is_file() => (given.clone(), false),
+        Some(given) => {
+            return Err(ModeError::Usage(format!(
+                "no such image: {}",
+                given.display()
+            )));
+        }
+        None => (prepared_image(args)?, true),
+    };
+    let forget = |image: &std::path::Path| {
+        if temporary {
+            let _ = std::fs::remove_file(image);
+        }
+    };
     let mut child = qemu::start(&image, None).map_err(|e| {
-        let _ = std::fs::remove_file(&image);
+        forget(&image);
         ModeError::Failed(e)
     })?;
     let mut uart = child.stdout.take().expect("stdout is piped");
     let pty = open_pty(args.link.as_deref())?;
-    eprintln!(
-        "QEMU (pid {}) runs murmur's micro:bit firmware: {}, {}",
-        child.id(),
-        args.revision.name(),
-        if args.fast {
-            "as fast as the reader takes it"
-        } else {
-            "one tick per 31.872 ms"
-        }
-    );
+    let what = match &args.image {
+        Some(given) => given.display().to_string(),
+        None => format!(
+            "murmur's micro:bit firmware: {}, {}",
+            args.revision.name(),
+            if args.fast {
+                "as fast as the reader takes it"
+            } else {
+                "one tick per 31.872 ms"
+            }
+        ),
+    };
+    eprintln!("QEMU (pid {}) runs {what}", child.id());
     let mut master = &pty.master;
     let mut buffer = [0u8; 4096];
     let outcome = loop {
@@ -76,7 +93,7 @@ pub fn run(args: &BoardRunArgs) -> Result<(), ModeError> {
     let _ = child.kill();
     let status = child.wait();
     pty.wait_drained(Duration::from_secs(10));
-    let _ = std::fs::remove_file(&image);
+    forget(&image);
     if let Some(link) = &args.link {
         let _ = std::fs::remove_file(link);
     }

@@ -34,6 +34,10 @@ pub struct BoardRunArgs {
         "noise_every", "truncate_every", "stall_at", "reset_at",
     ])]
     pub qemu: bool,
+    /// With --qemu: run this firmware image (an ELF, or the Intel HEX `murmur firmware`
+    /// writes) as it is, instead of building one with --revision, --fast and the fault flags.
+    #[arg(long, requires = "qemu", conflicts_with_all = ["fast", "fault_tick"], value_name = "FILE")]
+    pub image: Option<PathBuf>,
     /// With --qemu: from this tick on, the firmware reports one bird's x one unit off (a
     /// negative control for the mirror).
     #[arg(long, requires = "qemu", value_name = "TICK")]
