@@ -12,9 +12,9 @@ mod config;
 mod nrf51;
 mod rt;
 
+use murmur_board_link::MAX_FRAME;
 use murmur_board_link::crc::crc32_mpeg2;
 use murmur_board_link::message::{BirdRecord, Hello, encode_flock, encode_hello};
-use murmur_board_link::MAX_FRAME;
 use murmur_microboids::{Flock, NUM_BIRDS, Revision};
 
 /// The board's tick period, in microseconds (the microboids timer's 31.872 ms).

@@ -57,7 +57,7 @@ pub struct TickTimer;
 
 impl TickTimer {
     const BASE: usize = 0x4000_8000;
-    const TASKS_START: usize = Self::BASE + 0x000;
+    const TASKS_START: usize = Self::BASE; // offset 0x000
     const TASKS_CLEAR: usize = Self::BASE + 0x00C;
     const EVENTS_COMPARE0: usize = Self::BASE + 0x140;
     const SHORTS: usize = Self::BASE + 0x200;
