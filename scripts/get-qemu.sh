@@ -19,8 +19,10 @@ cd "$work"
 packages=(qemu-system-arm libfdt1 libcapstone4 libpmem1 librdmacm1 libibverbs1 libslirp0
           libvdeplug2 libndctl6 libdaxctl1 libnl-3-200 libnl-route-3-200)
 if ! apt-get download "${packages[@]}" >/dev/null 2>&1; then
-    apt-get update >/dev/null
-    apt-get download "${packages[@]}" >/dev/null 2>&1
+    sudo=""
+    [ "$(id -u)" -eq 0 ] || sudo="sudo"
+    $sudo apt-get update -qq
+    apt-get download "${packages[@]}" >/dev/null
 fi
 mkdir -p "$dest"
 for deb in ./*.deb; do dpkg -x "$deb" "$dest"; done
