@@ -42,6 +42,8 @@ fn prepared_image(args: &BoardRunArgs) -> Result<std::path::PathBuf, ModeError> 
 
 /// Runs the firmware under QEMU until QEMU stops (or the reader of the terminal is gone).
 pub fn run(args: &BoardRunArgs) -> Result<(), ModeError> {
+    // No QEMU: say so (and how to get it) before building anything.
+    qemu::find().map_err(ModeError::Failed)?;
     let (image, temporary) = match &args.image {
         Some(given) if given.is_file() => (given.clone(), false),
         Some(given) => {
