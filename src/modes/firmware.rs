@@ -89,6 +89,7 @@ struct Cost {
     tick_max: u64,
     flock_mean: f64,
     flock_max: u64,
+    encode_mean: f64,
     stack: u64,
 }
 
@@ -131,11 +132,12 @@ fn measure_one(image: &Image, plugin: &Path, ticks: u32) -> Result<Cost, ModeErr
         .map_err(|e| ModeError::Failed(format!("cannot write {}: {e}", elf.display())))?;
     let _ = std::fs::remove_file(&out);
     let plugin_arg = format!(
-        "{},tick={},flock={},hello={},floor={},top={},ticks={ticks},out={}",
+        "{},tick={},flock={},hello={},send={},floor={},top={},ticks={ticks},out={}",
         plugin.display(),
         symbol("bird_tick")?,
         symbol("send_flock")?,
         symbol("send_hello")?,
+        symbol("uart_send")?,
         symbol("_ebss")?,
         0x2000_0000u32 + RAM,
         out.display()
@@ -163,6 +165,7 @@ fn measure_one(image: &Image, plugin: &Path, ticks: u32) -> Result<Cost, ModeErr
         tick_max: value("tick_max")?,
         flock_mean: value("flock_sum")? as f64 / flocks as f64,
         flock_max: value("flock_max")?,
+        encode_mean: value("encode_sum")? as f64 / value("encodes")?.max(1) as f64,
         stack: (0x2000_0000u64 + RAM as u64).saturating_sub(value("lowest_write")?),
     })
 }
@@ -176,8 +179,15 @@ fn measure(mut image: Image, ticks: u32) -> Result<(), ModeError> {
         TICK_CYCLES / 1e6
     );
     println!(
-        "{:<8} {:>12} {:>10} {:>7} {:>12} {:>10} {:>8}",
-        "revision", "tick mean", "tick max", "budget", "FLOCK mean", "FLOCK max", "stack"
+        "{:<8} {:>12} {:>10} {:>7} {:>12} {:>10} {:>13} {:>8}",
+        "revision",
+        "tick mean",
+        "tick max",
+        "budget",
+        "FLOCK mean",
+        "FLOCK max",
+        "encode mean",
+        "stack"
     );
     let mut deepest = 0;
     for revision in [Revision::A412, Revision::Bfee0c8, Revision::Article] {
@@ -198,13 +208,14 @@ fn measure(mut image: Image, ticks: u32) -> Result<(), ModeError> {
         }
         deepest = deepest.max(cost.stack);
         println!(
-            "{:<8} {:>12.0} {:>10} {:>6.1}% {:>12.0} {:>10} {:>7}B",
+            "{:<8} {:>12.0} {:>10} {:>6.1}% {:>12.0} {:>10} {:>13.0} {:>7}B",
             revision.name(),
             cost.tick_mean,
             cost.tick_max,
             100.0 * cost.tick_max as f64 / TICK_CYCLES,
             cost.flock_mean,
             cost.flock_max,
+            cost.encode_mean,
             cost.stack
         );
     }

@@ -1,10 +1,11 @@
 /*
  * A QEMU TCG plugin that measures what murmur's micro:bit firmware costs the Cortex-M0: guest
  * instructions per tick (from Bird_Tick's entry to the next frame's encoder), per FLOCK frame
- * (encode and send, to the next tick), and the deepest the stack went (the lowest RAM address
+ * (encode and send, to the next tick; the encoding alone, up to the first UART byte), and the
+ * deepest the stack went (the lowest RAM address
  * written above .bss). `murmur firmware --measure` builds it (gcc -shared) and reads its output.
  *
- * Arguments: tick=ADDR flock=ADDR hello=ADDR floor=ADDR top=ADDR ticks=N out=PATH.
+ * Arguments: tick=ADDR flock=ADDR hello=ADDR send=ADDR floor=ADDR top=ADDR ticks=N out=PATH.
  * Debian's QEMU exports the plugin API but ships no header, so the few declarations it uses
  * are written here (the API of QEMU 7.2, plugin version 1).
  */
@@ -36,25 +37,26 @@ void qemu_plugin_register_vcpu_mem_cb(struct qemu_plugin_insn *, qemu_plugin_vcp
 
 __attribute__((visibility("default"))) int qemu_plugin_version = 1;
 
-static uint64_t tick_at, flock_at, hello_at, floor_at, top_at, want = 2000;
+static uint64_t tick_at, flock_at, hello_at, send_at, floor_at, top_at, want = 2000;
 static const char *out_path;
 
 /* Instructions retired so far, counted a translation block at a time. */
 static uint64_t retired;
 /* Where the current tick / frame began, and what has been measured. */
 static uint64_t tick_started, flock_started;
-static bool in_tick, in_flock;
-static uint64_t ticks, tick_sum, tick_max, flocks, flock_sum, flock_max;
+static bool in_tick, in_flock, encoding;
+static uint64_t ticks, tick_sum, tick_max, flocks, flock_sum, flock_max, encodes, encode_sum;
 static uint64_t lowest_write = UINT64_MAX;
 
 static void report(void) {
     FILE *f = fopen(out_path, "w");
     if (f) {
         fprintf(f, "ticks %llu\ntick_sum %llu\ntick_max %llu\nflocks %llu\nflock_sum %llu\n"
-                   "flock_max %llu\nlowest_write %llu\n",
+                   "flock_max %llu\nencodes %llu\nencode_sum %llu\nlowest_write %llu\n",
                 (unsigned long long)ticks, (unsigned long long)tick_sum,
                 (unsigned long long)tick_max, (unsigned long long)flocks,
                 (unsigned long long)flock_sum, (unsigned long long)flock_max,
+                (unsigned long long)encodes, (unsigned long long)encode_sum,
                 (unsigned long long)lowest_write);
         fclose(f);
     }
@@ -65,6 +67,11 @@ static void report(void) {
 static void block(unsigned int vcpu, void *udata) {
     (void)vcpu;
     uint64_t start = ((uint64_t *)udata)[0], n = ((uint64_t *)udata)[1];
+    if (encoding && start == send_at) {
+        encodes++;
+        encode_sum += retired - flock_started;
+        encoding = false;
+    }
     if (start == flock_at || start == hello_at || start == tick_at) {
         if (in_tick) {
             uint64_t cost = retired - tick_started;
@@ -87,6 +94,7 @@ static void block(unsigned int vcpu, void *udata) {
         }
         if (start == flock_at) {
             in_flock = true;
+            encoding = true;
             flock_started = retired;
         }
     }
@@ -123,6 +131,7 @@ __attribute__((visibility("default"))) int qemu_plugin_install(qemu_plugin_id_t 
         if (!strcmp(key, "tick")) tick_at = v;
         else if (!strcmp(key, "flock")) flock_at = v;
         else if (!strcmp(key, "hello")) hello_at = v;
+        else if (!strcmp(key, "send")) send_at = v;
         else if (!strcmp(key, "floor")) floor_at = v;
         else if (!strcmp(key, "top")) top_at = v;
         else if (!strcmp(key, "ticks")) want = v;
