@@ -80,10 +80,17 @@ pub fn run(args: &BoardRunArgs) -> Result<(), ModeError> {
     eprintln!("QEMU (pid {}) runs {what}", child.id());
     let mut master = &pty.master;
     let mut buffer = [0u8; 4096];
+    let mut loaded = false;
     let outcome = loop {
         match uart.read(&mut buffer) {
             Ok(0) => break Ok(()),
             Ok(n) => {
+                if !loaded {
+                    // The core runs, so QEMU has loaded the image: a temporary one can go now
+                    // (not only at the end, which a killed murmur never reaches).
+                    loaded = true;
+                    forget(&image);
+                }
                 if let Err(e) = master.write_all(&buffer[..n]) {
                     break Err(e);
                 }
