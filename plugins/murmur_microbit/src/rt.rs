@@ -21,18 +21,23 @@ extern "C" fn halt() -> ! {
 #[repr(C)]
 pub union Vector {
     handler: unsafe extern "C" fn() -> !,
+    interrupt: extern "C" fn(),
     reserved: usize,
 }
 
-/// The reset vector and the Cortex-M0's 14 other system exceptions (the initial stack pointer
-/// comes first, from memory.x); no device interrupts are enabled.
+/// The nRF51's 32 device interrupts.
+const DEVICE_INTERRUPTS: usize = 32;
+
+/// The reset vector, the Cortex-M0's 14 other system exceptions (the initial stack pointer
+/// comes first, from memory.x) and the device interrupts: only UART0's is used.
 #[unsafe(link_section = ".vectors")]
 #[unsafe(no_mangle)]
 #[used]
-pub static VECTORS: [Vector; 15] = {
+pub static VECTORS: [Vector; 15 + DEVICE_INTERRUPTS] = {
     let fault = Vector { handler: halt };
     let none = Vector { reserved: 0 };
-    [
+    let mut table = [fault; 15 + DEVICE_INTERRUPTS];
+    let system = [
         Vector { handler: reset },
         fault, // NMI
         fault, // HardFault
@@ -48,7 +53,16 @@ pub static VECTORS: [Vector; 15] = {
         none,
         fault, // PendSV
         fault, // SysTick
-    ]
+    ];
+    let mut i = 0;
+    while i < system.len() {
+        table[i] = system[i];
+        i += 1;
+    }
+    table[15 + crate::nrf51::Uart::IRQ] = Vector {
+        interrupt: crate::nrf51::uart0_interrupt,
+    };
+    table
 };
 
 /// The reset handler: RAM set up, then `main`.
