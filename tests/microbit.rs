@@ -168,13 +168,13 @@ fn the_board_killed_and_started_again_is_mirrored_through_its_reset() {
     std::fs::create_dir_all(&dir).unwrap();
     let link = dir.join("microbit");
     let link_s = link.to_str().unwrap();
-    // At the board's own pace (31.4 frames a second): killed after about a second of frames.
+    // At the board's own pace (31.4 frames a second): killed after two seconds or so of frames.
     let first = board(&["--revision", "bfee0c8", "--link", link_s]);
     let reader = {
         let link = link.clone();
         std::thread::spawn(move || mirror(&link, 120))
     };
-    std::thread::sleep(Duration::from_millis(1500));
+    std::thread::sleep(Duration::from_millis(2500));
     let killed = std::process::Command::new("kill")
         .args(["-9", &first.qemu_pid.to_string()])
         .status()
