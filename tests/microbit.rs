@@ -15,6 +15,7 @@ use serde_json::Value;
 use std::io::{BufRead, BufReader};
 use std::path::{Path, PathBuf};
 use std::process::{Child, Stdio};
+use std::sync::{Arc, Mutex, OnceLock};
 use std::time::Duration;
 
 /// False (with a note) when there is no QEMU to run the board on and none is required.
@@ -29,11 +30,20 @@ fn have_qemu() -> bool {
     }
 }
 
-/// A running `murmur board --qemu`, the terminal it bridges to and QEMU's process id.
+/// A running `murmur board --qemu`, the terminal it bridges to, QEMU's process id, and what
+/// the board (and QEMU) said on stderr, kept for failure messages.
 struct Board {
     child: Child,
     path: PathBuf,
     qemu_pid: u32,
+    said: Arc<Mutex<String>>,
+}
+
+impl Board {
+    /// What the board said so far.
+    fn said(&self) -> String {
+        self.said.lock().unwrap().clone()
+    }
 }
 
 impl Drop for Board {
@@ -43,38 +53,56 @@ impl Drop for Board {
     }
 }
 
+/// The firmware, built once for every board of this test run (boards started side by side
+/// would otherwise each run cargo on the same build folder).
+fn firmware() -> &'static Path {
+    static ELF: OnceLock<PathBuf> = OnceLock::new();
+    ELF.get_or_init(|| murmur::firmware::elf().expect("the firmware builds"))
+}
+
 fn board(args: &[&str]) -> Board {
     let mut child = murmur()
         .args(["board", "--qemu"])
         .args(args)
+        .env("MURMUR_FIRMWARE", firmware())
         .stdout(Stdio::piped())
         .stderr(Stdio::piped())
         .spawn()
         .expect("murmur board runs");
+    // Its stderr is read to the end on a thread of its own: a pipe no one reads would stop
+    // the board (and QEMU, which shares it) the first time either writes to it.
+    let said = Arc::new(Mutex::new(String::new()));
+    let (pid_tx, pid_rx) = std::sync::mpsc::channel();
+    {
+        let said = said.clone();
+        let stderr = child.stderr.take().unwrap();
+        std::thread::spawn(move || {
+            for line in BufReader::new(stderr).lines() {
+                let Ok(line) = line else { break };
+                if let Some(rest) = line.strip_prefix("QEMU (pid ") {
+                    let _ = pid_tx.send(rest.split(')').next().unwrap().parse::<u32>().unwrap());
+                }
+                said.lock().unwrap().push_str(&(line + "\n"));
+            }
+        });
+    }
     let mut line = String::new();
     BufReader::new(child.stdout.take().unwrap())
         .read_line(&mut line)
         .unwrap();
+    let qemu_pid = pid_rx
+        .recv_timeout(Duration::from_secs(60))
+        .unwrap_or_else(|_| panic!("no QEMU line: {}", said.lock().unwrap()));
     assert!(
         !line.trim().is_empty(),
-        "murmur board --qemu printed no terminal"
+        "murmur board --qemu printed no terminal: {}",
+        said.lock().unwrap()
     );
-    // "QEMU (pid N) runs ...", after the firmware's build lines.
-    let mut stderr = BufReader::new(child.stderr.take().unwrap());
-    let qemu_pid = loop {
-        let mut l = String::new();
-        assert!(
-            stderr.read_line(&mut l).unwrap() > 0,
-            "no QEMU line on stderr"
-        );
-        if let Some(rest) = l.strip_prefix("QEMU (pid ") {
-            break rest.split(')').next().unwrap().parse().unwrap();
-        }
-    };
     Board {
         child,
         path: PathBuf::from(line.trim()),
         qemu_pid,
+        said,
     }
 }
 
@@ -86,12 +114,14 @@ fn mirror(port: &Path, frames: u64) -> (Value, Option<i32>) {
         .arg(port)
         .output()
         .expect("murmur mirror runs");
-    let report = serde_json::from_slice(&out.stdout).unwrap_or_else(|e| {
+    let mut report: Value = serde_json::from_slice(&out.stdout).unwrap_or_else(|e| {
         panic!(
             "one JSON object ({e}): {}",
             String::from_utf8_lossy(&out.stderr)
         )
     });
+    // What the mirror said, for the failure messages that print the report.
+    report["stderr"] = String::from_utf8_lossy(&out.stderr).into_owned().into();
     (report, out.status.code())
 }
 
@@ -252,9 +282,10 @@ fn a_mirror_started_late_syncs_at_the_next_hello() {
     }
     let b = board(&["--fast", "--revision", "a412"]);
     // The first mirror takes 500 frames and leaves mid-stream; the second comes in later.
-    assert_eq!(mirror(&b.path, 500).1, Some(0));
+    let (first, code) = mirror(&b.path, 500);
+    assert_eq!(code, Some(0), "{first}; the board said: {}", b.said());
     let (v, code) = mirror(&b.path, 200);
-    assert_eq!(code, Some(0), "{v}");
+    assert_eq!(code, Some(0), "{v}; the board said: {}", b.said());
     let [ok, compared, unchecked, ..] = counters(&v);
     let first_tick = v["last_tick"].as_u64().unwrap() + 1 - ok;
     assert!(first_tick >= 500, "it joined mid-stream: {v}");
