@@ -139,6 +139,17 @@ pub struct BoardArgs {
     pub revision: Option<murmur_microboids::Revision>,
 }
 
+impl BoardArgs {
+    /// The board panel these flags ask for.
+    pub fn panel(&self) -> crate::app::board::BoardPanel {
+        crate::app::board::BoardPanel {
+            shown: self.oled,
+            revision: self.revision.unwrap_or(murmur_microboids::Revision::A412),
+            ..Default::default()
+        }
+    }
+}
+
 /// A way to fly the gold bird (its WASD key).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
 pub enum FlyDirection {

@@ -86,16 +86,18 @@ fn run(args: &[&str], frames: u64) -> Value {
 }
 
 fn counters(v: &Value) -> [u64; 7] {
-    [
-        "frames_ok",
-        "hellos",
-        "crc_errors",
-        "framing_errors",
-        "unknown_kind",
-        "lost_frames",
-        "resets",
-    ]
-    .map(|k| v[k].as_u64().unwrap_or_else(|| panic!("{k} in {v}")))
+    common::counts(
+        v,
+        [
+            "frames_ok",
+            "hellos",
+            "crc_errors",
+            "framing_errors",
+            "unknown_kind",
+            "lost_frames",
+            "resets",
+        ],
+    )
 }
 
 #[test]

@@ -52,14 +52,7 @@ pub fn run(args: RunArgs) -> Result<(), ModeError> {
         s.restore(&mut app, &mut panel);
     }
     app.insert_resource(panel)
-        .insert_resource(crate::app::board::BoardPanel {
-            shown: args.board.oled,
-            revision: args
-                .board
-                .revision
-                .unwrap_or(murmur_microboids::Revision::A412),
-            ..Default::default()
-        });
+        .insert_resource(args.board.panel());
     if let Some(frames) = args.measure_frames {
         app.insert_resource(MeasureFrames::new(frames));
     }

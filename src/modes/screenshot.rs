@@ -86,14 +86,7 @@ pub fn run(args: ScreenshotArgs) -> Result<(), ModeError> {
     let mut panel = crate::app::panel::PanelState::default();
     panel.open = args.panel;
     app.insert_resource(panel);
-    app.insert_resource(crate::app::board::BoardPanel {
-        shown: args.board.oled,
-        revision: args
-            .board
-            .revision
-            .unwrap_or(murmur_microboids::Revision::A412),
-        ..Default::default()
-    });
+    app.insert_resource(args.board.panel());
     app.insert_resource(Plan {
         steps: args.steps,
         zoom: args.zoom,

@@ -20,6 +20,16 @@ pub fn murmur_output(args: &[&str]) -> std::process::Output {
     murmur().args(args).output().expect("murmur runs")
 }
 
+/// The named counters of a JSON report (`murmur mirror --json`, `murmur replay --json`), in
+/// order; a missing one fails the test.
+pub fn counts<const N: usize>(report: &serde_json::Value, keys: [&str; N]) -> [u64; N] {
+    keys.map(|k| {
+        report[k]
+            .as_u64()
+            .unwrap_or_else(|| panic!("{k} in {report}"))
+    })
+}
+
 /// A display to render on, and the Xvfb we started for it (killed on drop).
 pub struct Display {
     pub name: String,
