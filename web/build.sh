@@ -1,13 +1,22 @@
 #!/usr/bin/env bash
 # Builds the web page into web/dist: the app for wasm32-unknown-unknown in the size-optimised
 # `web` profile, its JavaScript glue from wasm-bindgen (the CLI at the version Cargo.lock pins,
-# installed once under the target directory), and index.html.
+# installed once under the target directory), the module shrunk by binaryen's wasm-opt, index.html
+# told the module's size (its loading bar), and each file precompressed (.br, .gz) for
+# web/serve.mjs.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 target_dir="${CARGO_TARGET_DIR:-target}"
 out="web/dist"
 
 rustup target add wasm32-unknown-unknown >/dev/null 2>&1 || true
+# binaryen's wasm-opt from npm (web/package.json pins it; older builds, such as Debian 12's 108,
+# break the module's reference-typed table).
+wasm_opt=web/node_modules/.bin/wasm-opt
+if [ ! -x "$wasm_opt" ]; then
+  echo "installing the page's build tools (npm ci --prefix web)"
+  npm ci --prefix web --no-audit --no-fund
+fi
 version=$(awk '/^name = "wasm-bindgen"$/ { getline; gsub(/[^0-9.]/, ""); print; exit }' Cargo.lock)
 tools="$target_dir/tools/wasm-bindgen-$version"
 if [ ! -x "$tools/bin/wasm-bindgen" ]; then
@@ -23,5 +32,14 @@ mkdir -p "$out"
 "$tools/bin/wasm-bindgen" --target web --no-typescript --remove-name-section \
   --remove-producers-section --out-dir "$out" --out-name murmur \
   "$target_dir/wasm32-unknown-unknown/web/murmur.wasm"
-cp web/index.html "$out/"
+# The features rustc's wasm32 target turns on, which wasm-opt must accept and keep.
+before=$(stat -c %s "$out/murmur_bg.wasm")
+"$wasm_opt" -Oz --enable-bulk-memory --enable-nontrapping-float-to-int --enable-sign-ext \
+  --enable-reference-types --enable-mutable-globals --enable-multivalue \
+  "$out/murmur_bg.wasm" -o "$out/murmur_bg.opt.wasm"
+mv "$out/murmur_bg.opt.wasm" "$out/murmur_bg.wasm"
+bytes=$(stat -c %s "$out/murmur_bg.wasm")
+echo "wasm-opt -Oz: $before -> $bytes bytes (binaryen $("$wasm_opt" --version | grep -o '[0-9]\+' | head -1))"
+sed "s/__WASM_BYTES__/$bytes/" web/index.html > "$out/index.html"
+node web/compress.mjs "$out"
 echo "built $out: $(du -sh "$out" | cut -f1) ($(du -h "$out/murmur_bg.wasm" | cut -f1) of wasm)"

@@ -10,7 +10,8 @@ use bevy::prelude::*;
 pub const HELP: &str = "WASD/arrows fly the gold bird (Shift boost) · V camera follows it · F follow/flee it · left click place leader · \
 right click/Backspace remove it · Shift+click obstacle (Shift+right click remove) · K player predator · \
 X hunter · B physical birds · Space pause · N step · R reset (new seed) · T trails · C colours · \
-G wings · O board OLED · P panel · F12 picture · F9 record · wheel zoom · middle drag pan · Home fit · H help";
+G wings · O board OLED · P panel · F12 picture · F9 record · wheel zoom · middle drag pan · Home fit · H help · \
+touch: tap leader, second finger tap remove, drag steer, pinch zoom";
 
 /// Paused by the user (Space). Drives the virtual clock; other code may also pause the clock
 /// (the screenshot mode does) without this flag.

@@ -15,6 +15,7 @@ pub mod player;
 pub mod predators;
 pub mod render;
 pub mod scene;
+pub mod touch;
 
 use bevy::log::{Level, LogPlugin};
 use bevy::prelude::*;
@@ -58,7 +59,8 @@ pub fn plugin(app: &mut App) {
         predators::rings_plugin,
         bodies::plugin,
         capture::plugin,
-    ));
+    ))
+    .add_plugins(touch::plugin);
 }
 
 /// What the murmur plugins run on: Bevy's default plugins with a window of `window` pixels,

@@ -2,8 +2,10 @@
 //! walls, that the flock counts as one of its own and follows (or flees, key `F`). The library's
 //! `FlockPlayer` makes the body a bird of the flock; this module flies it.
 
+use super::camera::WorldCamera;
 use super::render::SpecialBird;
 use super::scene::{ActiveFlock, ActiveWorld, SceneConfig, SpawnScene};
+use super::touch::{TouchSteer, steer_direction};
 use bevy::prelude::*;
 use bevy_rapier2d::dynamics::Velocity as BodyVelocity;
 use bevy_rapier2d::prelude::{
@@ -151,12 +153,20 @@ pub fn boosting(keys: &ButtonInput<KeyCode>) -> bool {
 
 fn thrust(
     keys: Res<ButtonInput<KeyCode>>,
+    touch: Option<Res<TouchSteer>>,
     tuning: Res<PlayerTuning>,
     config: Res<SceneConfig>,
-    mut force: Single<&mut ExternalForce, With<Player>>,
+    camera: Query<(&Camera, &GlobalTransform), With<WorldCamera>>,
+    player: Single<(&mut ExternalForce, &Transform), With<Player>>,
 ) {
+    let (mut force, at) = player.into_inner();
     let boost = if boosting(&keys) { tuning.boost } else { 1.0 };
-    let f = key_direction(&keys) * tuning.thrust(config.preset.world.width) * boost;
+    // A dragging finger steers towards itself; otherwise the keys.
+    let direction = touch
+        .zip(camera.single().ok())
+        .and_then(|(t, camera)| steer_direction(&t, camera, at.translation.truncate()))
+        .unwrap_or_else(|| key_direction(&keys));
+    let f = direction * tuning.thrust(config.preset.world.width) * boost;
     if force.force != f {
         force.force = f;
     }

@@ -1,6 +1,6 @@
 //! The web page's address as its command line: `?preset=cornell&boids=5000&seed=3&set=max_speed=4`.
 //! The keys are the native scene flags: `preset`, `boids`, `seed`, `world`, `set`, `leader`,
-//! `hunter`.
+//! `hunter`; and `baud`, the serial rate of a board the page mirrors.
 //!
 //! The browser has no flags, so the page reads the scene from its URL query. Built for every
 //! target so that its rules are tested natively; only the web page uses it. A bad value never
@@ -32,6 +32,24 @@ pub struct PageQuery {
     pub leader: Option<Vec2>,
     /// `hunter=X,Y`: a hunting predator let loose at start, in world units.
     pub hunter: Option<Vec2>,
+    /// `baud=N`: the serial line's rate for a board mirrored over Web Serial (as `murmur
+    /// mirror --baud`; 115200 when not given).
+    pub baud: Option<u32>,
+}
+
+/// The slowest and fastest serial rates the page opens a board's port at.
+pub const BAUD_RANGE: std::ops::RangeInclusive<u32> = 1200..=4_000_000;
+
+impl PageQuery {
+    /// True when the query says nothing about the scene (the page then resumes the last
+    /// visit's flock); the serial rate is not the scene.
+    pub fn asks_for_no_scene(&self) -> bool {
+        *self
+            == PageQuery {
+                baud: self.baud,
+                ..PageQuery::default()
+            }
+    }
 }
 
 /// Reads a query string (`location.search`, with or without its leading `?`). Returns what it
@@ -70,9 +88,13 @@ pub fn parse(search: &str) -> (PageQuery, Vec<String>) {
                 Ok(p) => query.hunter = Some(p.into()),
                 Err(e) => bad(&e),
             },
+            "baud" => match value.parse::<u32>() {
+                Ok(b) if BAUD_RANGE.contains(&b) => query.baud = Some(b),
+                _ => bad("expected a serial rate, 1200 to 4000000"),
+            },
             _ => bad(
                 "not something the page understands (preset, boids, seed, world, set, leader, \
-                 hunter)",
+                 hunter, baud)",
             ),
         }
     }
@@ -211,6 +233,26 @@ mod tests {
             scene.preset, expected,
             "the default preset, and the good override stays"
         );
+    }
+
+    #[test]
+    fn the_serial_rate_is_read_checked_and_not_part_of_the_scene() {
+        let (query, warnings) = parse("baud=9600");
+        assert!(warnings.is_empty(), "{warnings:?}");
+        assert_eq!(query.baud, Some(9600));
+        assert!(
+            query.asks_for_no_scene(),
+            "a rate alone resumes the last flock"
+        );
+        assert!(!parse("baud=9600&boids=10").0.asks_for_no_scene());
+        for bad in ["baud=0", "baud=fast", "baud=5000000"] {
+            let (query, warnings) = parse(bad);
+            assert_eq!(query.baud, None, "{bad}");
+            assert!(
+                warnings[0].contains("expected a serial rate"),
+                "{bad}: {warnings:?}"
+            );
+        }
     }
 
     #[test]

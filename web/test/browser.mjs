@@ -1,5 +1,7 @@
 // murmur's web page in a real browser: serves web/dist on localhost, opens it in headless
-// Chromium (Debian's, driven by playwright-core), waits for frames, clicks to place the
+// Chromium (Debian's, driven by playwright-core), measures what the wasm costs over the wire
+// and how soon the flock is drawn, watches the loading bar fill on a slowed line, waits for
+// frames, clicks to place the
 // leader, and checks what a person would see: birds on the sky, a picture that changes over
 // time, the crimson leader where the click was with birds gathering, and a console without
 // errors. It reloads the page and checks the panel stayed hidden (settings kept in the
@@ -9,49 +11,17 @@
 //
 //   node web/test/browser.mjs [dist] [shots]
 
-import { chromium } from "playwright-core";
 import { PNG } from "pngjs";
 import { mkdir, readFile, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { serve } from "../serve.mjs";
+import { SIZE, checks, isBird, isCrimson, isSky, launch, matching, open as openPage, pixels, started } from "./lib.mjs";
 
 const here = fileURLToPath(new URL(".", import.meta.url));
 const dist = process.argv[2] ?? join(here, "..", "dist");
 const shots = process.argv[3] ?? join(here, "shots");
-const CHROMIUM = process.env.CHROMIUM ?? "/usr/bin/chromium";
-const SIZE = { width: 1280, height: 720 };
-
-const failures = [];
-function check(ok, what) {
-  console.log(`${ok ? "ok  " : "FAIL"} ${what}`);
-  if (!ok) failures.push(what);
-}
-
-/** Pixels of a screenshot as [r, g, b] per pixel, row by row. */
-function pixels(png) {
-  const img = PNG.sync.read(png);
-  return { width: img.width, height: img.height, at: (x, y) => {
-    const i = (y * img.width + x) * 4;
-    return [img.data[i], img.data[i + 1], img.data[i + 2]];
-  } };
-}
-
-// The same colour tests as the native screenshot test (tests/screenshot.rs).
-const isBird = ([r, g, b]) => g < 120 && b > 60 && r < 150;
-const isCrimson = ([r, g, b]) => r > 170 && g < 80 && b >= 20 && b < 120;
-const isSky = ([r, g, b]) => Math.abs(r - 112) < 30 && Math.abs(g - 231) < 30 && b > 220;
-
-/** Points matching `test`, away from the text boxes along the top and bottom. */
-function matching(pic, test) {
-  const out = [];
-  for (let y = 60; y < pic.height - 60; y++) {
-    for (let x = 0; x < pic.width; x++) {
-      if (test(pic.at(x, y))) out.push([x, y]);
-    }
-  }
-  return out;
-}
+const { check, failures } = checks();
 
 function differing(a, b) {
   let n = 0;
@@ -67,46 +37,81 @@ function differing(a, b) {
 await mkdir(shots, { recursive: true });
 const server = await serve(dist);
 const url = `http://127.0.0.1:${server.address().port}/`;
-const browser = await chromium.launch({
-  executablePath: CHROMIUM,
-  args: [
-    "--no-sandbox",
-    "--disable-quic",
-    "--no-first-run",
-    "--disable-background-networking",
-    "--disable-component-update",
-    "--disable-sync",
-    // WebGL2 on the CPU: no GPU here.
-    "--use-angle=swiftshader",
-    "--enable-unsafe-swiftshader",
-    "--ignore-gpu-blocklist",
-  ],
-});
+const browser = await launch();
 const errors = [];
 const logs = [];
-
-/** Opens the page at `address` and waits for its first frames. */
-async function open(address) {
-  const page = await browser.newPage({ viewport: SIZE });
-  page.on("console", (msg) => {
-    logs.push(`${msg.type()}: ${msg.text()}`);
-    if (msg.type() === "error") errors.push(msg.text());
-  });
-  page.on("pageerror", (e) => errors.push(String(e)));
-  await page.goto(address);
-  await page.locator("#murmur").waitFor();
-  // The first frames come after the wasm module is compiled and the pipelines are built.
-  await page.waitForFunction(() => document.getElementById("loading") === null, null, {
-    timeout: 120_000,
-  });
-  await page.waitForTimeout(6_000);
-  return page;
-}
+const open = (address) => openPage(browser, address, { logs, errors });
 
 // Bevy's log lines reach the console with their level in the text (styled with %c).
 const logged = (level, text) => logs.some((l) => l.includes(level) && l.includes(text));
 
 try {
+  // Loading: what comes over the wire, and how soon after navigation the flock is on screen.
+  {
+    const page = await browser.newPage({ viewport: SIZE });
+    let encoding = null;
+    page.on("response", (r) => {
+      if (r.url().endsWith("/murmur_bg.wasm")) encoding = r.headers()["content-encoding"] ?? "identity";
+    });
+    const t0 = Date.now();
+    await page.goto(url);
+    // The app's own word (performance.now() at its first drawn frame, from navigation), and a
+    // person's: the first screenshot with the flock on the sky.
+    let seen = null;
+    while (seen === null && Date.now() - t0 < 120_000) {
+      const pic = pixels(await page.screenshot());
+      if (matching(pic, isBird).length > 2000 && matching(pic, isSky).length > 0.3 * pic.width * pic.height) {
+        seen = (Date.now() - t0) / 1000;
+      }
+    }
+    const firstFrame = await page.evaluate(() => (window.murmurFirstFrame ?? NaN) / 1000);
+    const wasm = await page.evaluate(() => {
+      const e = performance.getEntriesByType("resource").find((r) => r.name.endsWith("/murmur_bg.wasm"));
+      return e ? { wire: e.encodedBodySize, size: e.decodedBodySize } : null;
+    });
+    const mb = (n) => (n / 1e6).toFixed(2);
+    check(
+      encoding === "br" && wasm && wasm.wire <= 6e6,
+      `the wasm comes brotli-compressed, at most 6 MB over the wire (${encoding}: ${wasm ? `${mb(wasm.wire)} MB for ${mb(wasm.size)} MB` : "not loaded"})`,
+    );
+    check(
+      firstFrame <= 10 && seen !== null,
+      `the first frame is drawn within 10 s of navigation (${firstFrame.toFixed(1)} s; the flock seen in a screenshot after ${seen === null ? "never" : seen.toFixed(1) + " s"})`,
+    );
+    await page.close();
+  }
+
+  // The loading bar, on a line slow enough to watch it fill (16 Mbit/s).
+  {
+    const page = await browser.newPage({ viewport: SIZE });
+    const cdp = await page.context().newCDPSession(page);
+    await cdp.send("Network.enable");
+    await cdp.send("Network.emulateNetworkConditions", {
+      offline: false, latency: 20, downloadThroughput: 2_000_000, uploadThroughput: 1_000_000,
+    });
+    await page.goto(url);
+    const seen = [];
+    for (let i = 0; i < 100; i++) {
+      const state = await page.evaluate(() => {
+        const text = document.getElementById("loading-text");
+        const bar = document.getElementById("loading-bar");
+        return text ? { text: text.textContent, value: bar && bar.hasAttribute("value") ? bar.value : null } : null;
+      });
+      if (state === null) break;
+      seen.push(state);
+      if (state.text.startsWith("compiling")) break;
+      await page.waitForTimeout(100);
+    }
+    const partial = seen.filter((s) => s.value > 0 && s.value < 1 && / of [\d.]+ MB$/.test(s.text));
+    const values = partial.map((s) => s.value);
+    check(
+      partial.length >= 3 && values.every((v, i) => i === 0 || v >= values[i - 1]),
+      `a loading bar fills as the wasm downloads (${partial.length} readings, e.g. "${partial[Math.floor(partial.length / 2)]?.text}")`,
+    );
+    check(seen.some((s) => s.text.startsWith("compiling")), "then says it is compiling");
+    await page.close();
+  }
+
   const page = await open(url);
   const canvas = page.locator("#murmur");
   check(logged("INFO", "murmur: 2000 birds, reynolds model, seed 1"), "the default scene starts");
@@ -166,9 +171,7 @@ try {
   // hidden with P stays hidden after a reload, and the same flock comes back.
   const started = logs.length;
   await page.reload();
-  await page.waitForFunction(() => document.getElementById("loading") === null, null, {
-    timeout: 120_000,
-  });
+  await started(page);
   await page.waitForTimeout(6_000);
   const reloaded = await page.screenshot();
   await writeFile(join(shots, "4-reloaded.png"), reloaded);

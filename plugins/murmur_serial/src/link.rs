@@ -2,7 +2,8 @@
 //! timeout so it never blocks the app, decodes, records raw frames, and sends what it learns
 //! through a channel.
 
-use murmur_board_link::{Decoder, Event, Message, Stats};
+pub use crate::event::LinkEvent;
+use murmur_board_link::{Decoder, Event};
 use std::fs::{File, OpenOptions};
 use std::io::{self, Read, Write};
 use std::path::{Path, PathBuf};
@@ -25,21 +26,6 @@ pub enum Source {
     },
     /// A recording, read once to its end.
     File(PathBuf),
-}
-
-/// What the reader thread reports.
-#[derive(Clone, Debug, PartialEq)]
-pub enum LinkEvent {
-    /// The port is open.
-    Connected(String),
-    /// The port could not be opened, or went away; the thread keeps trying.
-    Disconnected(String),
-    /// A good frame (boxed: a FLOCK is a kilobyte), with the decoder's counters after it.
-    Message(Box<Message>, Stats),
-    /// A rejected frame, with the decoder's counters after it.
-    Rejected(Stats),
-    /// A recording was read to its end.
-    Ended(Stats),
 }
 
 /// How long a read waits before checking whether to stop.

@@ -1,13 +1,14 @@
 //! The mirror: counts what arrives, notices lost frames and resets, and runs the board's model
 //! itself in lockstep, reporting the first tick, bird and field where the two disagree.
 
-use crate::link::LinkEvent;
-use murmur_board_link::Stats;
+use crate::event::LinkEvent;
+use bevy_platform::time::Instant;
 use murmur_board_link::message::{BirdRecord, Flock as FlockFrame, Hello, Message};
+use murmur_board_link::{Decoder, Event, Stats};
 use murmur_microboids::{Bird, Flock, Revision};
 use serde::Serialize;
 use std::collections::VecDeque;
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
 /// Most birds a mirrored board may have.
 pub const MAX_BIRDS: usize = 255;
@@ -112,7 +113,21 @@ impl Mirror {
         Self::default()
     }
 
-    /// Takes in one event from the reader thread.
+    /// Decodes `bytes` with `decoder` and takes in each frame as the reader thread's events
+    /// would bring it: for a reader that hands over raw bytes (the web page's serial port).
+    pub fn take_bytes(&mut self, decoder: &mut Decoder, bytes: &[u8]) {
+        for &byte in bytes {
+            match decoder.push(byte) {
+                Some(Event::Message(m)) => {
+                    self.handle(&LinkEvent::Message(Box::new(m), decoder.stats()))
+                }
+                Some(Event::Rejected) => self.handle(&LinkEvent::Rejected(decoder.stats())),
+                None => {}
+            }
+        }
+    }
+
+    /// Takes in one event from the reader.
     pub fn handle(&mut self, event: &LinkEvent) {
         match event {
             LinkEvent::Connected(name) => {
@@ -269,6 +284,26 @@ impl Mirror {
     /// The local model, when one runs.
     pub fn local(&self) -> Option<&Flock<MAX_BIRDS>> {
         self.local.as_deref()
+    }
+
+    /// The status line under the mirror (after the link's own state): frames/s, tick, the
+    /// error counters, and in sync or where it first diverged.
+    pub fn status_line(&self) -> String {
+        let r = self.report();
+        let sync = match (&r.first_divergence, r.in_sync) {
+            (Some(d), _) => format!("DIVERGED at tick {} bird {} ({})", d.tick, d.bird, d.field),
+            (None, true) => "in sync".into(),
+            (None, false) => "no model to compare".into(),
+        };
+        format!(
+            "{} frames/s · tick {} · CRC errors {} · framing errors {} · lost {} · resets {} · {sync}",
+            self.frames_per_second(),
+            r.last_tick.map_or("-".into(), |t| t.to_string()),
+            r.crc_errors,
+            r.framing_errors,
+            r.lost_frames,
+            r.resets
+        )
     }
 
     /// The counters.

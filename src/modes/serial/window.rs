@@ -132,27 +132,13 @@ fn spawn_screens(
 fn status(mut contexts: EguiContexts, mirror: Res<MirrorState>, error: Res<LinkError>) -> Result {
     let ctx = contexts.ctx_mut()?;
     let m = &mirror.0;
-    let r = m.report();
     let link = match (&error.0, m.connected(), m.problem()) {
         (Some(e), _, _) => format!("cannot start: {e}"),
         (None, Some(port), _) => format!("connected to {port}"),
         (None, None, Some(p)) => format!("waiting: {p}"),
         (None, None, None) => "opening…".into(),
     };
-    let sync = match (&r.first_divergence, r.in_sync) {
-        (Some(d), _) => format!("DIVERGED at tick {} bird {} ({})", d.tick, d.bird, d.field),
-        (None, true) => "in sync".into(),
-        (None, false) => "no model to compare".into(),
-    };
-    let line = format!(
-        "{link} · {} frames/s · tick {} · CRC errors {} · framing errors {} · lost {} · resets {} · {sync}",
-        m.frames_per_second(),
-        r.last_tick.map_or("-".into(), |t| t.to_string()),
-        r.crc_errors,
-        r.framing_errors,
-        r.lost_frames,
-        r.resets
-    );
+    let line = format!("{link} · {}", m.status_line());
     egui::Area::new("mirror-status".into())
         .anchor(egui::Align2::LEFT_TOP, egui::vec2(10.0, 10.0))
         .show(ctx, |ui| {

@@ -1,7 +1,12 @@
 //! The web page's app: the same plugins as the window, on the page's `#murmur` canvas. The scene
 //! comes from the page's address (see [`crate::scene::address`]); with none there, the last visit's
-//! flock. Presets and settings live in the browser's `localStorage`; the board mirror and the
-//! command-line modes stay native.
+//! flock. Presets and settings live in the browser's `localStorage`; a board plugged into the
+//! computer is mirrored over Web Serial ([`board`]); the command-line modes stay native.
+
+pub mod board;
+mod download;
+
+pub use download::download;
 
 use crate::app::panel::{PanelState, store};
 use crate::app::{self, AppOptions};
@@ -15,13 +20,16 @@ pub fn run() {
         .unwrap_or_default();
     let (query, mut warnings) = address::parse(&search);
     let (mut scene, more) = address::scene(&query);
+    if let Some(baud) = query.baud {
+        board::set_baud(baud);
+    }
     warnings.extend(more);
 
     let storage = store::Storage::user();
     let (settings, warning) = store::saved_settings(storage.as_ref());
     warnings.extend(warning);
     if let Some(s) = &settings
-        && query == address::PageQuery::default()
+        && query.asks_for_no_scene()
         && let Some((preset, boids, seed)) = s.last_flock()
     {
         (scene.preset, scene.boids) = (preset, boids);
@@ -43,6 +51,7 @@ pub fn run() {
         scene,
         window: (1280, 720),
     });
+    app.add_plugins(board::plugin);
     let mut panel = PanelState::with_storage(storage, true);
     if let Some(s) = &settings {
         s.restore(&mut app, &mut panel);
@@ -55,30 +64,20 @@ pub fn run() {
             warn!("page: {w}");
         }
         info!("{summary}");
-    });
+    })
+    .add_systems(Last, announce_running);
     app.run();
 }
 
-/// Offers `bytes` to the user as a download named `name` (a recording made on the page).
-pub fn download(name: &str, bytes: &[u8], mime: &str) -> Result<(), String> {
-    use wasm_bindgen::JsCast;
-    let fail = |e: wasm_bindgen::JsValue| format!("{e:?}");
-    let parts = js_sys::Array::of1(&js_sys::Uint8Array::from(bytes).into());
-    let options = web_sys::BlobPropertyBag::new();
-    options.set_type(mime);
-    let blob =
-        web_sys::Blob::new_with_u8_array_sequence_and_options(&parts, &options).map_err(fail)?;
-    let url = web_sys::Url::create_object_url_with_blob(&blob).map_err(fail)?;
-    let document = web_sys::window()
-        .and_then(|w| w.document())
-        .ok_or("no document")?;
-    let link = document
-        .create_element("a")
-        .map_err(fail)?
-        .dyn_into::<web_sys::HtmlElement>()
-        .map_err(|_| "not an element".to_string())?;
-    link.set_attribute("href", &url).map_err(fail)?;
-    link.set_attribute("download", name).map_err(fail)?;
-    link.click();
-    web_sys::Url::revoke_object_url(&url).map_err(fail)
+/// Tells the page (an event `murmur-running` on its window) once the first frame has been drawn:
+/// the page then takes its loading bar away and offers the board's button.
+fn announce_running(mut frames: Local<u32>) {
+    *frames += 1;
+    // In `Last` of the second frame the first has gone through the renderer.
+    if *frames != 2 {
+        return;
+    }
+    if let (Some(window), Ok(event)) = (web_sys::window(), web_sys::Event::new("murmur-running")) {
+        let _ = window.dispatch_event(&event);
+    }
 }
