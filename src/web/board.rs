@@ -215,19 +215,33 @@ fn status(mut contexts: EguiContexts, view: Res<BoardView>, mirror: Res<MirrorSt
         (None, None) => "board: opening…".into(),
     };
     let size = Vec2::new(128.0, 64.0) * SCALE;
+    // As the help text: white on a dark veil, readable over the flock.
+    let frame = egui::Frame::NONE
+        .fill(egui::Color32::from_rgba_unmultiplied(10, 20, 40, 170))
+        .inner_margin(egui::Margin::same(6));
+    let diverged = m.first_divergence().is_some();
     egui::Area::new("board-mirror-status".into())
         .fixed_pos(egui::pos2(CORNER.x, CORNER.y + size.y + 6.0))
+        .interactable(false)
         .show(ctx, |ui| {
-            ui.label(
-                egui::RichText::new(link)
-                    .color(egui::Color32::BLACK)
-                    .strong(),
-            );
-            ui.label(egui::RichText::new(m.status_line()).color(egui::Color32::BLACK));
-            ui.label(
-                egui::RichText::new("left: the board as received · right: the same model run here")
-                    .color(egui::Color32::DARK_GRAY),
-            );
+            frame.show(ui, |ui| {
+                let white = egui::Color32::WHITE;
+                ui.label(egui::RichText::new(link).color(white).strong());
+                let status = egui::RichText::new(m.status_line());
+                ui.label(if diverged {
+                    status
+                        .color(egui::Color32::from_rgb(255, 120, 120))
+                        .strong()
+                } else {
+                    status.color(white)
+                });
+                ui.label(
+                    egui::RichText::new(
+                        "left: the board as received · right: the same model run here",
+                    )
+                    .color(egui::Color32::LIGHT_GRAY),
+                );
+            });
         });
     Ok(())
 }

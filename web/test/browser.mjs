@@ -169,7 +169,7 @@ try {
 
   // Settings are kept in the browser's storage (a couple of seconds after a change): the panel
   // hidden with P stays hidden after a reload, and the same flock comes back.
-  const started = logs.length;
+  const logsBefore = logs.length;
   await page.reload();
   await started(page);
   await page.waitForTimeout(6_000);
@@ -178,7 +178,7 @@ try {
   const panelReloaded = panelStrip(pixels(reloaded));
   check(panelReloaded < panelBefore / 10, `the panel stays hidden after a reload (${panelReloaded} panel pixels)`);
   check(
-    logs.slice(started).some((l) => l.includes("INFO") && l.includes("murmur: 2000 birds, reynolds model, seed 1")),
+    logs.slice(logsBefore).some((l) => l.includes("INFO") && l.includes("murmur: 2000 birds, reynolds model, seed 1")),
     "the reload resumes the same flock",
   );
 

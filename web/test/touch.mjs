@@ -41,7 +41,8 @@ try {
   await page.waitForTimeout(1_000);
 
   const cdp = await context.newCDPSession(page);
-  /** Sends the fingers down now (`[x, y]` each, by id), as one touch event of `type`. */
+  /** Sends one touch event of `type` for these fingers (`[x, y, id]` each): the fingers down
+   *  for touchStart and touchMove, those lifted for touchEnd (none: all). */
   const fingers = (type, points) => cdp.send("Input.dispatchTouchEvent", {
     type,
     touchPoints: points.map(([x, y, id]) => ({ x, y, id, radiusX: 4, radiusY: 4, force: 1 })),
@@ -87,7 +88,8 @@ try {
   await page.waitForTimeout(100);
   await fingers("touchStart", [[300, 550, 3], [450, 550, 4]]);
   await page.waitForTimeout(60);
-  await fingers("touchEnd", [[300, 550, 3]]);
+  // Chromium lifts the fingers a touchEnd lists (all of them when it lists none).
+  await fingers("touchEnd", [[450, 550, 4]]);
   await page.waitForTimeout(200);
   await fingers("touchEnd", []);
   await page.waitForTimeout(1_500);
