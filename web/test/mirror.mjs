@@ -12,6 +12,8 @@
 // screenshot goes to the shots folder.
 //
 //   node web/test/mirror.mjs [dist] [murmur binary] [shots]
+//
+// With MIRROR_DEBUG=1 it also prints the pages' console (the app's log lines).
 
 import { spawn, execFileSync } from "node:child_process";
 import { createInterface } from "node:readline";
@@ -218,7 +220,10 @@ async function page(init, arg) {
   const context = await browser.newContext({ viewport: SIZE });
   await context.addInitScript(init, arg);
   const p = await context.newPage();
-  p.on("console", (m) => { if (m.type() === "error") errors.push(m.text()); if (process.env.MIRROR_DEBUG && !m.text().includes("DEBUG")) console.log("  console:", m.text().slice(0, 200)); });
+  p.on("console", (m) => {
+    if (m.type() === "error") errors.push(m.text());
+    if (process.env.MIRROR_DEBUG && !m.text().includes("DEBUG")) console.log("  console:", m.text().slice(0, 200));
+  });
   p.on("pageerror", (e) => errors.push(String(e)));
   await p.goto(url);
   await started(p);
