@@ -38,6 +38,10 @@ pub struct BenchArgs {
     /// Seeded runs per ABM size (the comparison uses 100).
     #[arg(long, default_value_t = 100)]
     pub abm_runs: usize,
+    /// The flock on the GPU (compute shaders) at each size, beside the CPU's FastFlock on all
+    /// threads in the same run; alone, unless `--only` names other parts too.
+    #[arg(long)]
+    pub gpu: bool,
 }
 
 /// A part of `murmur bench`.
@@ -51,6 +55,18 @@ pub enum BenchPart {
     Neighbours,
     /// The ABM frameworks comparison's flocking benchmark.
     Abm,
+    /// The GPU path against the CPU's at each size (what `--gpu` asks for).
+    Gpu,
+}
+
+/// Whether `args` ask for `part`: the parts `--only` lists; else `--gpu` alone, or every part but
+/// the GPU's.
+fn wants(args: &BenchArgs, part: BenchPart) -> bool {
+    match &args.only {
+        Some(only) => only.contains(&part),
+        None if args.gpu => part == BenchPart::Gpu,
+        None => part != BenchPart::Gpu,
+    }
 }
 
 /// Largest flock the brute-force pass is run on.
@@ -71,7 +87,7 @@ impl Bench {
     }
 
     fn wants(&self, part: BenchPart) -> bool {
-        self.args.only.as_ref().is_none_or(|o| o.contains(&part))
+        wants(&self.args, part)
     }
 
     /// Steps in each timed window of the simulation figures.
@@ -174,7 +190,7 @@ pub fn run(args: BenchArgs) -> Result<(), ModeError> {
     }
     let all = rayon::current_num_threads();
     // The measurements ahead, for the progress bar.
-    let wants = |part: BenchPart| args.only.as_ref().is_none_or(|o| o.contains(&part));
+    let wants = |part: BenchPart| wants(&args, part);
     let thread_counts = if all > 1 { 2 } else { 1 };
     let neighbour_sizes = sizes
         .iter()
@@ -185,6 +201,7 @@ pub fn run(args: BenchArgs) -> Result<(), ModeError> {
         (wants(BenchPart::Ecs), 1),
         (wants(BenchPart::Neighbours), neighbour_sizes),
         (wants(BenchPart::Abm), 2),
+        (wants(BenchPart::Gpu), sizes.len()),
     ]
     .iter()
     .filter(|(on, _)| *on)
@@ -325,11 +342,68 @@ pub fn run(args: BenchArgs) -> Result<(), ModeError> {
             bench.progress.advance(1);
         }
     }
+    if bench.wants(BenchPart::Gpu) {
+        gpu_speed(&mut bench, &preset, &sizes);
+    }
     bench.progress.finish();
     if !bench.args.json {
         print_tables(&bench.lines);
     }
     Ok(())
+}
+
+/// The GPU path's ticks per second at each size, beside FastFlock's on all threads, from the same
+/// start after two warm-up ticks; each window of ticks from a fresh upload of that start, so
+/// both run the same densities. Without a GPU that runs compute shaders, says why and gives the
+/// CPU's figures alone.
+fn gpu_speed(bench: &mut Bench, preset: &Preset, sizes: &[usize]) {
+    use murmur_gpu::{GpuContext, GpuFlock};
+    let gpu = murmur_gpu::uniform::check(&preset.flock_params())
+        .and_then(|()| GpuContext::new())
+        .map_err(|e| e.to_string());
+    if let Err(why) = &gpu {
+        eprintln!("murmur: --gpu: {why}; the CPU's figures only");
+    }
+    let all = rayon::current_num_threads();
+    for &n in sizes {
+        let params = params_for(preset, n, bench.args.neighbours);
+        let (window, time) = (bench.window(), bench.measure_time());
+        let mut start = FastFlock::new(params.clone(), n, 1);
+        start.step();
+        start.step();
+        let (cpu_steps_per_s, _) = window_rate(&start, window, time);
+        let (pos, vel) = start.birds().state_by_id();
+        let on_gpu = gpu.as_ref().ok().map(|gpu| {
+            let mut timed = Timed::default();
+            while timed.time < time {
+                let mut flock = GpuFlock::new(gpu, params.clone(), &pos, &vel)
+                    .expect("checked: the model runs on the GPU");
+                flock.step_many(2);
+                flock.finish();
+                let started = Instant::now();
+                flock.step_many(window as u32);
+                flock.finish();
+                timed.time += started.elapsed();
+                timed.steps += window;
+            }
+            (timed.rate(), gpu.describe())
+        });
+        let line = match on_gpu {
+            Some((gpu_steps_per_s, adapter)) => json!({
+                "kind": "gpu", "boids": n, "gpu": adapter, "steps": window,
+                "gpu_steps_per_s": gpu_steps_per_s, "gpu_ms_per_tick": 1e3 / gpu_steps_per_s,
+                "cpu_steps_per_s": cpu_steps_per_s, "cpu_threads": all,
+                "gpu_over_cpu": gpu_steps_per_s / cpu_steps_per_s, "preset": bench.args.preset,
+            }),
+            None => json!({
+                "kind": "gpu", "boids": n, "gpu": null, "steps": window,
+                "cpu_steps_per_s": cpu_steps_per_s, "cpu_threads": all,
+                "preset": bench.args.preset,
+            }),
+        };
+        bench.emit(line);
+        bench.progress.advance(1);
+    }
 }
 
 /// Mean number of other boids within `radius`, over the grid's boids.
@@ -553,6 +627,30 @@ fn print_tables(lines: &[serde_json::Value]) {
             println!(
                 "(the k-d tree and R-tree baselines are left out of this build: \
                  `cargo run --features baselines -- bench`)"
+            );
+        }
+    }
+    let gpu: Vec<_> = of(lines, "gpu").collect();
+    if let Some(first) = gpu.first() {
+        println!(
+            "\nthe GPU path ({}, {} preset, torus, {} ticks a window) beside FastFlock on {} threads",
+            first["gpu"].as_str().unwrap_or("no GPU"),
+            first["preset"].as_str().unwrap_or(""),
+            first["steps"],
+            first["cpu_threads"]
+        );
+        println!(
+            "{:>10} {:>14} {:>14} {:>14} {:>10}",
+            "boids", "GPU ms/tick", "GPU steps/s", "CPU steps/s", "GPU/CPU"
+        );
+        for l in gpu {
+            println!(
+                "{:>10} {:>14.3} {:>14.1} {:>14.1} {:>10.2}",
+                l["boids"],
+                f(&l["gpu_ms_per_tick"]),
+                f(&l["gpu_steps_per_s"]),
+                f(&l["cpu_steps_per_s"]),
+                f(&l["gpu_over_cpu"])
             );
         }
     }

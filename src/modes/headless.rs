@@ -1,4 +1,7 @@
-//! `murmur headless`: the flock plugins in an app without window or GPU, printing JSON lines.
+//! `murmur headless`: the flock plugins in an app without window or GPU, printing JSON lines
+//! (or, with `--gpu`, the flock in compute shaders: `gpu.rs`).
+
+mod gpu;
 
 use super::ModeError;
 use crate::cli::SceneArgs;
@@ -30,6 +33,10 @@ pub struct HeadlessArgs {
     /// Worker threads for the simulation (default: all cores). Results do not depend on it.
     #[arg(long, value_parser = clap::value_parser!(u16).range(1..))]
     pub threads: Option<u16>,
+    /// Run the flock on the GPU in compute shaders (reynolds and cornell), reading it back only
+    /// to report. Without a GPU that runs compute shaders, says so and runs on the CPU.
+    #[arg(long)]
+    pub gpu: bool,
 }
 
 /// Ticks run between two moves of the progress bar.
@@ -69,6 +76,11 @@ struct Summary {
     step_ms: f64,
     steps_per_s: f64,
     state_hash: String,
+    /// `cpu`, or `gpu` with `--gpu` on a GPU that runs it.
+    path: &'static str,
+    /// The GPU's adapter, on the GPU path.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    gpu: Option<String>,
 }
 
 /// A headless app running one flock with the normal flock plugins; [`ready`] it once every
@@ -270,6 +282,12 @@ pub fn run(args: HeadlessArgs) -> Result<(), ModeError> {
         Some(path) => Some(MetricsFile::create(path, args.scene.leader.is_some())?),
         None => None,
     };
+    if args.gpu {
+        match gpu::open(&preset, &args) {
+            Ok(context) => return gpu::run(&args, &preset, boids, context, file),
+            Err(why) => eprintln!("murmur: --gpu: {why}; running on the CPU"),
+        }
+    }
     let (mut app, flock) = scene_app(&preset, boids, &args);
     let stdout = std::io::stdout();
     let mut out = stdout.lock();
@@ -330,6 +348,8 @@ pub fn run(args: HeadlessArgs) -> Result<(), ModeError> {
             0.0
         },
         state_hash: format!("{:016x}", flock_state_hash(app.world_mut(), flock)),
+        path: "cpu",
+        gpu: None,
     };
     writeln!(
         out,

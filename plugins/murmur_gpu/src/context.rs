@@ -63,7 +63,12 @@ impl GpuContext {
     /// The first high-performance adapter that runs compute shaders (Vulkan, Metal or DirectX
     /// 12; on Linux without a GPU, Mesa's lavapipe), with the adapter's own limits.
     pub fn new() -> Result<Self, GpuError> {
-        let instance = wgpu::Instance::new(wgpu::InstanceDescriptor::new_without_display_handle());
+        // Vulkan, Metal, DirectX 12: the backends with compute shaders everywhere (probing GL
+        // as well only finds adapters without them, and prints complaints about displays).
+        let instance = wgpu::Instance::new(wgpu::InstanceDescriptor {
+            backends: wgpu::Backends::PRIMARY,
+            ..wgpu::InstanceDescriptor::new_without_display_handle()
+        });
         let adapter = futures_lite::future::block_on(instance.request_adapter(
             &wgpu::RequestAdapterOptions {
                 power_preference: wgpu::PowerPreference::HighPerformance,
