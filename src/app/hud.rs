@@ -28,6 +28,7 @@ fn draw_hud(
     player: Query<(Option<&Leader>, Has<Predator>), With<Player>>,
     hunters: Query<(), With<Hunter>>,
     bodies: Option<Res<murmur_physics::prelude::BirdBodies>>,
+    path: Res<super::scene::FlockPath>,
 ) -> Result {
     let ctx = contexts.ctx_mut()?;
     let fps = diagnostics
@@ -53,9 +54,14 @@ fn draw_hud(
     if paused.0 {
         extras.push_str(" · PAUSED");
     }
+    // A flock on the GPU has no bird entities: its size is the scene's.
+    let (count, on) = if path.on_gpu {
+        (config.boids, " on the GPU")
+    } else {
+        (birds.iter().count(), "")
+    };
     let status = format!(
-        "{} birds · {} · seed {} · {fps:.0} fps · {gold}{extras}",
-        birds.iter().count(),
+        "{count} birds{on} · {} · seed {} · {fps:.0} fps · {gold}{extras}",
         config.preset.model.name(),
         config.seed,
     );

@@ -6,6 +6,8 @@ pub mod bodies;
 pub mod camera;
 pub mod capture;
 pub mod controls;
+#[cfg(not(target_arch = "wasm32"))]
+pub mod gpu;
 pub mod hud;
 pub mod leader;
 pub mod meter;
@@ -61,6 +63,8 @@ pub fn plugin(app: &mut App) {
         capture::plugin,
     ))
     .add_plugins(touch::plugin);
+    #[cfg(not(target_arch = "wasm32"))]
+    app.add_plugins(gpu::plugin);
 }
 
 /// What the murmur plugins run on: Bevy's default plugins with a window of `window` pixels,

@@ -31,6 +31,25 @@ impl ActiveWorld<'_, '_> {
     }
 }
 
+/// Which path the active flock runs on, in words, for the panel ("on the CPU", "on the GPU:
+/// adapter", or the CPU with the reason the GPU was refused).
+#[derive(Resource, Clone, Debug)]
+pub struct FlockPath {
+    /// The words.
+    pub note: String,
+    /// True when the GPU flies it.
+    pub on_gpu: bool,
+}
+
+impl Default for FlockPath {
+    fn default() -> Self {
+        Self {
+            note: "on the CPU".into(),
+            on_gpu: false,
+        }
+    }
+}
+
 /// Spawning happens in this set at startup; systems needing the flock run after it.
 #[derive(SystemSet, Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct SpawnScene;
@@ -38,13 +57,43 @@ pub struct SpawnScene;
 /// Adds this module's resources and systems.
 pub fn plugin(app: &mut App) {
     app.add_message::<ResetScene>()
+        .init_resource::<FlockPath>()
         .add_systems(Startup, spawn_flock.in_set(SpawnScene))
         .add_systems(Update, reset);
 }
 
-fn spawn_flock(mut commands: Commands, config: Res<SceneConfig>) {
-    let flock = commands.spawn_flock(config.preset.flock_params(), config.boids, config.seed);
+fn spawn_flock(mut commands: Commands, config: Res<SceneConfig>, mut paths: FlockPaths) {
+    let flock = paths.spawn(&mut commands, &config);
     commands.insert_resource(ActiveFlock(flock));
+}
+
+/// What decides the path a new flock runs on (the GPU's only in native builds).
+#[derive(bevy::ecs::system::SystemParam)]
+pub struct FlockPaths<'w> {
+    #[cfg(not(target_arch = "wasm32"))]
+    use_gpu: Option<Res<'w, super::gpu::UseGpu>>,
+    #[cfg(not(target_arch = "wasm32"))]
+    status: Option<Res<'w, GpuFlockStatus>>,
+    path: ResMut<'w, FlockPath>,
+}
+
+impl FlockPaths<'_> {
+    /// Spawns the scene's flock on its path and notes which.
+    fn spawn(&mut self, commands: &mut Commands, config: &SceneConfig) -> Entity {
+        #[cfg(not(target_arch = "wasm32"))]
+        {
+            let (flock, path) = super::gpu::spawn_flock(
+                commands,
+                config,
+                self.use_gpu.as_deref(),
+                self.status.as_deref(),
+            );
+            *self.path = path;
+            flock
+        }
+        #[cfg(target_arch = "wasm32")]
+        commands.spawn_flock(config.preset.flock_params(), config.boids, config.seed)
+    }
 }
 
 /// Replaces the flock with one placed by the next seed; the player joins the new flock.
@@ -56,6 +105,7 @@ fn reset(
     // Every bird of the flock but a player (a game's entity, kept and moved to the new flock).
     birds: Query<(Entity, &FlockMember), Without<FlockPlayer>>,
     player: Query<(Entity, &FlockPlayer, Option<&Leader>), With<FlockMember>>,
+    mut paths: FlockPaths,
 ) {
     let Some(request) = requests.read().last().copied() else {
         return;
@@ -67,7 +117,7 @@ fn reset(
     }
     commands.entity(active.0).despawn();
     config.seed = request.seed.unwrap_or(config.seed.wrapping_add(1));
-    let flock = commands.spawn_flock(config.preset.flock_params(), config.boids, config.seed);
+    let flock = paths.spawn(&mut commands, &config);
     active.0 = flock;
     // The player joins the new flock (unless it is a predator now, out of every flock).
     // Its leading as it is now (the panel and `F` change it on the leader).

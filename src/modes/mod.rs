@@ -55,6 +55,7 @@ pub fn run(cli: Cli) -> Result<(), ModeError> {
             size: run::WINDOW,
             board: Default::default(),
             measure_frames: None,
+            gpu: false,
         }),
         Some(Command::Run(args)) => run::run(args),
         Some(Command::Headless(args)) => headless::run(args),

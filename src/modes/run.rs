@@ -25,6 +25,10 @@ pub struct RunArgs {
     /// Measure this many frames (after a warm-up), print their times as JSON and exit.
     #[arg(long, value_name = "N", value_parser = clap::value_parser!(u32).range(1..))]
     pub measure_frames: Option<u32>,
+    /// Fly the flock on the GPU in compute shaders, drawn from its buffers (reynolds and
+    /// cornell). Without a GPU that runs compute shaders, says so and flies it on the CPU.
+    #[arg(long)]
+    pub gpu: bool,
 }
 
 /// Default window size.
@@ -52,7 +56,8 @@ pub fn run(args: RunArgs) -> Result<(), ModeError> {
         s.restore(&mut app, &mut panel);
     }
     app.insert_resource(panel)
-        .insert_resource(args.board.panel());
+        .insert_resource(args.board.panel())
+        .insert_resource(crate::app::gpu::UseGpu(args.gpu));
     if let Some(frames) = args.measure_frames {
         app.insert_resource(MeasureFrames::new(frames));
     }

@@ -46,6 +46,9 @@ pub struct ScreenshotArgs {
     /// Zoom in this many times closer than the whole world fitted into the playfield.
     #[arg(long, default_value_t = 1.0, value_parser = parse_zoom)]
     pub zoom: f32,
+    /// Fly the flock on the GPU (as `murmur run --gpu`).
+    #[arg(long)]
+    pub gpu: bool,
     /// Where to write the PNG.
     #[arg(long)]
     pub out: PathBuf,
@@ -87,6 +90,7 @@ pub fn run(args: ScreenshotArgs) -> Result<(), ModeError> {
     panel.open = args.panel;
     app.insert_resource(panel);
     app.insert_resource(args.board.panel());
+    app.insert_resource(crate::app::gpu::UseGpu(args.gpu));
     app.insert_resource(Plan {
         steps: args.steps,
         zoom: args.zoom,

@@ -3,6 +3,8 @@
 pub mod components;
 #[cfg(feature = "draw")]
 pub mod draw;
+#[cfg(feature = "gpu")]
+pub mod gpu;
 mod index;
 pub mod measure;
 pub mod player;
@@ -26,6 +28,8 @@ pub mod prelude {
     };
     #[cfg(feature = "draw")]
     pub use crate::draw::{BirdDrawing, BirdMesh, FlockDrawPlugin, FlockLook, Highlight};
+    #[cfg(feature = "gpu")]
+    pub use crate::gpu::{GpuFlockPlugin, GpuFlockStatus, OnGpu};
     pub use crate::measure::{flock_metrics, flock_state_hash};
     pub use crate::player::{FlockPlayer, PLAYER_ID, PlayerPlugin};
     pub use crate::plugin::{FlockPlugin, FlockPlugins, FlockSystems, TransformSyncPlugin};

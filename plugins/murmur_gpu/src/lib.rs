@@ -23,3 +23,6 @@ pub(crate) fn workgroups(items: u32) -> (u32, u32) {
         (MAX, groups.div_ceil(MAX))
     }
 }
+
+/// The wgpu this crate is built with (the one Bevy renders with).
+pub use wgpu;

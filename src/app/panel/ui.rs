@@ -90,6 +90,7 @@ pub(super) fn draw_panel(
     birds: Query<&NeighbourCount, With<Boid>>,
     mut actions: MessageWriter<PanelAction>,
     mut playfield: ResMut<Playfield>,
+    path: Res<crate::app::scene::FlockPath>,
 ) -> Result {
     let ctx = contexts.ctx_mut()?;
     let mut out = Vec::new();
@@ -154,7 +155,7 @@ pub(super) fn draw_panel(
 
                 presets_section(ui, &mut state, &config, &mut out);
 
-                figures_section(ui, &figures, &step, &diagnostics, &birds);
+                figures_section(ui, &figures, &step, &diagnostics, &birds, &path, &config);
             });
         });
     covers(shown.response.rect.width());
@@ -428,6 +429,8 @@ fn figures_section(
     step: &StepTime,
     diagnostics: &DiagnosticsStore,
     birds: &Query<&NeighbourCount, With<Boid>>,
+    path: &crate::app::scene::FlockPath,
+    config: &SceneConfig,
 ) {
     egui::CollapsingHeader::new("Figures")
         .default_open(true)
@@ -436,6 +439,13 @@ fn figures_section(
                 .get(&FrameTimeDiagnosticsPlugin::FPS)
                 .and_then(|d| d.smoothed())
                 .unwrap_or(0.0);
+            ui.label(format!("the flock flies {}", path.note));
+            if path.on_gpu {
+                // Its state stays on the GPU; the figures would need it read back every frame.
+                ui.label(format!("{fps:.0} fps · {} birds", config.boids));
+                ui.label("figures: `murmur headless --gpu` reads them back");
+                return;
+            }
             let (n, neighbours) = birds
                 .iter()
                 .fold((0usize, 0u64), |(n, s), c| (n + 1, s + c.0 as u64));

@@ -1,0 +1,163 @@
+//! The GPU path in the app a user runs: `murmur headless --gpu` reports a flock flown in compute
+//! shaders (the same state run after run), says why and falls back to the CPU for a model the GPU
+//! does not run, and `murmur screenshot --gpu` draws the GPU's flock as the CPU path draws its
+//! own.
+//!
+//! Needs a GPU that runs compute shaders (on Linux without one, Mesa's lavapipe): without one the
+//! tests are skipped, unless `MURMUR_REQUIRE_GPU=1` (set by `.ci/run`) makes that a failure.
+
+mod common;
+
+use common::{Picture, display_or_skip, is_bird, is_gold, load, murmur, murmur_output};
+use std::path::PathBuf;
+
+/// True when `murmur headless --gpu` found a GPU; false (and a note) where there is none.
+fn gpu_or_skip() -> bool {
+    let out = murmur_output(&["headless", "--gpu", "--boids", "10", "--steps", "1"]);
+    let last = String::from_utf8_lossy(&out.stdout)
+        .lines()
+        .last()
+        .map(str::to_string)
+        .unwrap_or_default();
+    let on_gpu = last.contains(r#""path":"gpu""#);
+    if !on_gpu {
+        let why = String::from_utf8_lossy(&out.stderr).to_string();
+        if std::env::var("MURMUR_REQUIRE_GPU").is_ok_and(|v| v == "1") {
+            panic!("MURMUR_REQUIRE_GPU=1 but the GPU path did not run: {why}");
+        }
+        eprintln!("skipped: no GPU path here ({why})");
+    }
+    on_gpu
+}
+
+fn final_line(args: &[&str]) -> (serde_json::Value, String) {
+    let out = murmur_output(args);
+    assert!(out.status.success(), "murmur {args:?}: {out:?}");
+    let stdout = String::from_utf8(out.stdout).unwrap();
+    let last = stdout.lines().last().expect("a final line");
+    (
+        serde_json::from_str(last).unwrap(),
+        String::from_utf8_lossy(&out.stderr).to_string(),
+    )
+}
+
+#[test]
+fn headless_on_the_gpu_reports_the_same_flock_each_run() {
+    if !gpu_or_skip() {
+        return;
+    }
+    let args = [
+        "headless", "--gpu", "--preset", "cornell", "--boids", "3000", "--steps", "120", "--every",
+        "60", "--leader", "50,20",
+    ];
+    let (first, _) = final_line(&args);
+    assert_eq!(first["path"], "gpu");
+    assert!(first["gpu"].as_str().is_some_and(|g| !g.is_empty()));
+    assert_eq!(first["boids"], 3000);
+    assert!(first["mean_nn_distance"].as_f64().is_some_and(|d| d > 0.0));
+    let (again, _) = final_line(&args);
+    assert_eq!(first["state_hash"], again["state_hash"]);
+    // Negative control: the CPU path from the same start ends elsewhere (rounding differs), so
+    // the equality above is the GPU's own.
+    let cpu: Vec<&str> = args.iter().copied().filter(|&a| a != "--gpu").collect();
+    let (on_cpu, _) = final_line(&cpu);
+    assert_eq!(on_cpu["path"], "cpu");
+    assert_ne!(first["state_hash"], on_cpu["state_hash"]);
+}
+
+#[test]
+fn a_model_without_a_gpu_kernel_says_so_and_runs_on_the_cpu() {
+    let (summary, stderr) = final_line(&[
+        "headless", "--gpu", "--preset", "vicsek", "--boids", "300", "--steps", "5",
+    ]);
+    assert_eq!(summary["path"], "cpu");
+    assert!(
+        stderr.contains("reynolds and cornell") && stderr.contains("running on the CPU"),
+        "{stderr}"
+    );
+}
+
+fn screenshot(display: &common::Display, gpu: bool, seed: &str, name: &str) -> Picture {
+    let out: PathBuf =
+        std::env::temp_dir().join(format!("murmur-test-{}-{name}.png", std::process::id()));
+    let mut command = murmur();
+    command
+        .args([
+            "screenshot",
+            "--preset",
+            "reynolds",
+            "--boids",
+            "2000",
+            "--seed",
+            seed,
+        ])
+        .args(["--steps", "120", "--size", "1280x720", "--out"])
+        .arg(&out)
+        .env("DISPLAY", &display.name)
+        .env("XDG_RUNTIME_DIR", std::env::temp_dir());
+    if gpu {
+        command.arg("--gpu");
+    }
+    let status = command.status().expect("murmur runs");
+    assert!(status.success(), "murmur screenshot failed: {status}");
+    load(&out)
+}
+
+/// Bird pixels in each 40x40 tile, away from the text boxes at the top and bottom.
+fn tiles(pic: &Picture) -> Vec<f64> {
+    let mut out = vec![0.0; (pic.width / 40) * 15];
+    for y in 60..660 {
+        for x in 0..pic.width {
+            if is_bird(pic.rgb[y * pic.width + x]) {
+                out[((y - 60) / 40) * (pic.width / 40) + x / 40] += 1.0;
+            }
+        }
+    }
+    out
+}
+
+fn correlation(a: &[f64], b: &[f64]) -> f64 {
+    let n = a.len() as f64;
+    let (ma, mb) = (a.iter().sum::<f64>() / n, b.iter().sum::<f64>() / n);
+    let cov: f64 = a.iter().zip(b).map(|(x, y)| (x - ma) * (y - mb)).sum();
+    let va: f64 = a.iter().map(|x| (x - ma).powi(2)).sum();
+    let vb: f64 = b.iter().map(|y| (y - mb).powi(2)).sum();
+    cov / (va * vb).sqrt()
+}
+
+#[test]
+fn the_gpu_flock_is_drawn_where_the_cpu_flock_flies() {
+    if !gpu_or_skip() {
+        return;
+    }
+    let Some((_one_at_a_time, display)) = display_or_skip() else {
+        return;
+    };
+    let gpu = screenshot(&display, true, "5", "gpu");
+    let cpu = screenshot(&display, false, "5", "cpu");
+    let other = screenshot(&display, false, "6", "cpu-other-seed");
+    let (g, c, o) = (tiles(&gpu), tiles(&cpu), tiles(&other));
+    let (birds_gpu, birds_cpu) = (g.iter().sum::<f64>(), c.iter().sum::<f64>());
+    eprintln!("bird pixels: GPU {birds_gpu}, CPU {birds_cpu}");
+    assert!(
+        birds_gpu > 5000.0,
+        "the GPU's birds are drawn: {birds_gpu} pixels"
+    );
+    // The same birds, the same size: about as many pixels.
+    assert!(
+        (birds_gpu / birds_cpu - 1.0).abs() < 0.2,
+        "{birds_gpu} vs {birds_cpu}"
+    );
+    let same = correlation(&g, &c);
+    let unrelated = correlation(&o, &c);
+    eprintln!(
+        "tile correlation with the CPU's picture: GPU {same:.3}, another seed {unrelated:.3}"
+    );
+    assert!(
+        same > 0.8 && same > unrelated + 0.2,
+        "GPU {same}, another seed {unrelated}"
+    );
+    // The gold player is drawn on the GPU path too.
+    let gold = gpu.rgb.iter().filter(|&&p| is_gold(p)).count();
+    assert!(gold >= 20, "the gold bird: {gold} pixels");
+}
