@@ -12,7 +12,25 @@ pub struct UseGpu(pub bool);
 
 /// Adds the GPU flock plugin (it stays idle unless a flock is put on the GPU).
 pub fn plugin(app: &mut App) {
-    app.add_plugins(GpuFlockPlugin { layer: WORLD_LAYER });
+    app.add_plugins(GpuFlockPlugin { layer: WORLD_LAYER })
+        .add_systems(Update, leave_the_gpu_for_models_it_lacks);
+}
+
+/// A model without a GPU kernel chosen in the panel: the flock starts again on the CPU (with
+/// the same seed), and the panel says why.
+fn leave_the_gpu_for_models_it_lacks(
+    flocks: Query<&Flock, With<OnGpu>>,
+    mut reset: MessageWriter<super::scene::ResetScene>,
+    config: Res<super::SceneConfig>,
+) {
+    if flocks
+        .iter()
+        .any(|f| murmur_gpu::uniform::check(&f.params).is_err())
+    {
+        reset.write(super::scene::ResetScene {
+            seed: Some(config.seed),
+        });
+    }
 }
 
 /// Spawns the scene's flock on the path the user asked for: on the GPU when asked for and

@@ -50,6 +50,8 @@ fn measure(
     birds: Query<(), With<Boid>>,
     window: Single<&Window>,
     mut exit: MessageWriter<AppExit>,
+    path: Res<super::scene::FlockPath>,
+    config: Res<super::SceneConfig>,
 ) {
     let started = *meter.started.get_or_insert_with(Instant::now);
     meter.seen += 1;
@@ -71,7 +73,10 @@ fn measure(
     let seconds = since.elapsed().as_secs_f64();
     let line = serde_json::json!({
         "kind": "frames",
-        "boids": birds.iter().count(),
+        // A flock on the GPU has no bird entities (its ticks still count on the CPU side, one a
+        // fixed tick, as the GPU runs them).
+        "boids": if path.on_gpu { config.boids } else { birds.iter().count() },
+        "path": path.note,
         "window": [window.physical_width(), window.physical_height()],
         "frames": n,
         "mean_frame_ms": mean,

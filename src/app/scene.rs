@@ -91,8 +91,12 @@ impl FlockPaths<'_> {
             *self.path = path;
             flock
         }
+        // The page's WebGL2 has no compute shaders: always the CPU.
         #[cfg(target_arch = "wasm32")]
-        commands.spawn_flock(config.preset.flock_params(), config.boids, config.seed)
+        {
+            *self.path = FlockPath::default();
+            commands.spawn_flock(config.preset.flock_params(), config.boids, config.seed)
+        }
     }
 }
 

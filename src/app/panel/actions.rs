@@ -106,6 +106,8 @@ pub(super) struct Targets<'w, 's> {
     player_leader: Query<'w, 's, &'static mut Leader, (With<Player>, Without<ClickLeader>)>,
     birds: Query<'w, 's, (Entity, &'static Boid, &'static FlockMember), Without<Player>>,
     window: Single<'w, 's, &'static Window, With<bevy::window::PrimaryWindow>>,
+    #[cfg(not(target_arch = "wasm32"))]
+    on_gpu: Query<'w, 's, &'static mut murmur_flock::gpu::OnGpu>,
 }
 
 impl Targets<'_, '_> {
@@ -150,6 +152,13 @@ impl Targets<'_, '_> {
     /// Adds or removes birds of the active flock (removing the newest first).
     fn set_boids(&mut self, config: &mut SceneConfig, n: usize) {
         let flock = self.active.0;
+        // A flock on the GPU has no bird entities: it starts anew at the new size.
+        #[cfg(not(target_arch = "wasm32"))]
+        if let Ok(mut on_gpu) = self.on_gpu.get_mut(flock) {
+            on_gpu.boids = n;
+            config.boids = n;
+            return;
+        }
         let mut mine: Vec<(u32, Entity)> = self
             .birds
             .iter()

@@ -5,6 +5,29 @@
 //! The main world keeps what a game changes: the flock's [`Flock`] parameters (applied live),
 //! its leaders ([`Leader`] entities), and its player ([`FlockPlayer`], uploaded each tick as the
 //! flock's last bird). [`GpuFlockStatus`] says whether the GPU path runs, and why not.
+//!
+//! ```no_run
+//! use bevy::prelude::*;
+//! use murmur_flock::prelude::*;
+//!
+//! fn main() {
+//!     App::new()
+//!         .add_plugins((DefaultPlugins, FlockPlugins::default(), GpuFlockPlugin::default()))
+//!         .add_systems(Startup, |mut commands: Commands, status: Res<GpuFlockStatus>| {
+//!             commands.spawn(Camera2d);
+//!             let params = Preset::load("reynolds").unwrap().flock_params();
+//!             if status.is_running() {
+//!                 // A million birds on the GPU: a flock without birds of its own, put on it.
+//!                 let flock = commands.spawn_flock(params, 0, 7);
+//!                 commands.entity(flock).insert(OnGpu { boids: 1_000_000 });
+//!             } else {
+//!                 // No compute shaders here (WebGL2, say): fewer birds on the CPU.
+//!                 commands.spawn_flock(params, 20_000, 7);
+//!             }
+//!         })
+//!         .run();
+//! }
+//! ```
 
 mod render;
 
