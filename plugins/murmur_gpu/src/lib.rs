@@ -26,3 +26,33 @@ pub(crate) fn workgroups(items: u32) -> (u32, u32) {
 
 /// The wgpu this crate is built with (the one Bevy renders with).
 pub use wgpu;
+
+#[cfg(test)]
+mod tests {
+    /// Parses and validates a WGSL source as wgpu would, without a GPU.
+    fn validate(name: &str, source: &str) {
+        let module = naga::front::wgsl::parse_str(source)
+            .unwrap_or_else(|e| panic!("{name}: {}", e.emit_to_string(source)));
+        naga::valid::Validator::new(
+            naga::valid::ValidationFlags::all(),
+            naga::valid::Capabilities::default(),
+        )
+        .validate(&module)
+        .unwrap_or_else(|e| panic!("{name}: {}", e.emit_to_string(source)));
+    }
+
+    #[test]
+    fn the_kernels_compile_without_a_gpu() {
+        validate("flock.wgsl", include_str!("shaders/flock.wgsl"));
+        validate("scan.wgsl", include_str!("shaders/scan.wgsl"));
+    }
+
+    #[test]
+    fn a_broken_kernel_is_caught() {
+        // Negative control: the check above does look at the source.
+        let broken =
+            include_str!("shaders/scan.wgsl").replace("sums[block] =", "sums[block] = 1.5 +");
+        let result = std::panic::catch_unwind(|| validate("broken", &broken));
+        assert!(result.is_err());
+    }
+}
