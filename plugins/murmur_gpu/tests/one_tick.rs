@@ -74,3 +74,78 @@ fn with_a_leader_a_field_of_view_and_bouncing_edges() {
     };
     one_tick(&gpu, params, 10_000, &[leader]);
 }
+
+#[test]
+fn a_fleeing_leader_in_an_open_world() {
+    let Some(gpu) = common::gpu() else { return };
+    let mut params = common::preset("cornell");
+    params.edges.mode = murmur_core::edges::EdgeMode::None;
+    let leader = LeaderState {
+        pos: murmur_core::Vec2::new(-60.0, 40.0),
+        params: murmur_core::leader::LeaderParams {
+            mode: murmur_core::leader::LeaderMode::Flee,
+            ..common::leader_params("cornell")
+        },
+    };
+    one_tick(&gpu, params, 5_000, &[leader]);
+}
+
+#[test]
+fn new_parameters_take_effect_on_the_next_tick() {
+    // As the panel's sliders do: a wider sight (more cells' worth of neighbours, another grid).
+    let Some(gpu) = common::gpu() else { return };
+    let params = common::preset("reynolds");
+    let (pos, vel) = initial_boids(&params, 8_000, 4);
+    let mut flock = GpuFlock::new(&gpu, params.clone(), &pos, &vel).unwrap();
+    flock.step();
+    let (pos, vel) = flock.read_state();
+    let mut wider = params.clone();
+    if let murmur_core::models::Model::Reynolds(m) = &mut wider.model {
+        m.perception_radius = 90.0;
+    }
+    flock.set_params(wider.clone()).unwrap();
+    assert_ne!(flock.grid_layout().cell_count(), {
+        let old = murmur_core::grid::GridLayout::new(
+            &params.bounds(),
+            params.model.interaction_radius(),
+            8_000,
+        );
+        old.cell_count()
+    });
+    flock.step();
+    let mut cpu = FlockSim::from_state(wider, pos, vel, 4);
+    cpu.step();
+    assert_eq!(flock.read_neighbours(), cpu.neighbours);
+}
+
+#[test]
+fn the_player_is_seen_but_moved_only_by_the_game() {
+    let Some(gpu) = common::gpu() else { return };
+    let params = common::preset("reynolds");
+    let (mut pos, mut vel) = initial_boids(&params, 4_000, 8);
+    let n = pos.len();
+    // The player: the last bird, in the middle of the flock.
+    let (player_pos, player_vel) = (
+        murmur_core::Vec2::new(10.0, 20.0),
+        murmur_core::Vec2::X * 9.0,
+    );
+    (pos[n - 1], vel[n - 1]) = (player_pos, player_vel);
+    let mut flock = GpuFlock::new(&gpu, params.clone(), &pos, &vel).unwrap();
+    flock.set_player(Some(n as u32 - 1));
+    flock.step();
+    let (gpos, gvel) = flock.read_state();
+    assert_eq!(
+        (gpos[n - 1], gvel[n - 1]),
+        (player_pos, player_vel),
+        "the kernels left it alone"
+    );
+    // The birds around it count it, as the CPU's do.
+    let mut cpu = FlockSim::from_state(params, pos, vel, 8);
+    cpu.step();
+    assert_eq!(flock.read_neighbours(), cpu.neighbours);
+    // The game moves it.
+    let moved = murmur_core::Vec2::new(-100.0, 5.0);
+    flock.put_bird(n as u32 - 1, moved, player_vel);
+    flock.step();
+    assert_eq!(flock.read_state().0[n - 1], moved);
+}
