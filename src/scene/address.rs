@@ -92,6 +92,11 @@ pub fn parse(search: &str) -> (PageQuery, Vec<String>) {
                 Ok(b) if BAUD_RANGE.contains(&b) => query.baud = Some(b),
                 _ => bad("expected a serial rate, 1200 to 4000000"),
             },
+            // `murmur run --gpu`'s path needs compute shaders, which the page's WebGL2 lacks.
+            "gpu" => warnings.push(format!(
+                "{part}: the GPU path needs compute shaders, which this page's WebGL2 does not \
+                 have; the CPU flies the flock (`murmur run --gpu` has it)"
+            )),
             _ => bad(
                 "not something the page understands (preset, boids, seed, world, set, leader, \
                  hunter, baud)",
@@ -196,6 +201,14 @@ mod tests {
             "the world asked for, not grown"
         );
         assert_eq!(scene.hunter, Some(Vec2::new(-300.0, 20.0)));
+    }
+
+    #[test]
+    fn asking_for_the_gpu_says_why_the_cpu_flies() {
+        let (query, warnings) = parse("gpu=1&boids=500");
+        assert_eq!(query.boids, Some(500));
+        assert_eq!(warnings.len(), 1, "{warnings:?}");
+        assert!(warnings[0].contains("compute shaders"), "{warnings:?}");
     }
 
     #[test]
