@@ -41,6 +41,8 @@ use murmur_core::sim::LeaderState;
 
 /// Put on a [`Flock`] entity (with no birds of its own) to fly `boids` birds on the GPU with its
 /// parameters and seed. The flock's [`FlockPlayer`], if any, becomes one more bird, the last.
+/// One flock flies on the GPU at a time (the first found); changing `boids`, the seed or the
+/// player's presence starts it anew.
 #[derive(Component, Clone, Copy, Debug, PartialEq, Eq)]
 pub struct OnGpu {
     /// Birds simulated on the GPU.
