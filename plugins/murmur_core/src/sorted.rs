@@ -22,7 +22,7 @@ use rayon::prelude::*;
 /// balance.
 const CHUNK: usize = 1024;
 
-/// Birds of one cell summed in one call (a buffer on the stack).
+/// Birds whose sums are taken before they are steered (a buffer on the stack).
 const BATCH: usize = 64;
 
 /// Below this many birds a tick runs on the calling thread alone: for a few hundred birds,
@@ -598,37 +598,41 @@ fn steer_run(
         .model
         .sums_request()
         .filter(|_| ctx.cap == usize::MAX);
+    let Some(request) = request else {
+        let mut k = first;
+        while k < end {
+            // Birds arrive in cell order: each cell's block is built once for its birds.
+            let cell = grid.cell_of(k);
+            let block = grid.block(cell);
+            let run_end = grid.cell_range(cell).end.clamp(k + 1, end);
+            let ctx = SteerContext {
+                block: Some(&block),
+                ..*ctx
+            };
+            for i in k..run_end {
+                let (a, count) = params.model.steer(grid, i, &ctx);
+                out(i, a, count);
+            }
+            k = run_end;
+        }
+        return;
+    };
     let mut sums = [NeighbourSums::default(); BATCH];
     let mut k = first;
     while k < end {
-        // Birds arrive in cell order: each cell's block is built once, and the sums for a
-        // cell's birds taken in one pass over it.
-        let cell = grid.cell_of(k);
-        let block = grid.block(cell);
-        let run_end = grid.cell_range(cell).end.clamp(k + 1, end);
-        let ctx = SteerContext {
-            block: Some(&block),
-            ..*ctx
-        };
-        match request {
-            Some(request) => {
-                for from in (k..run_end).step_by(BATCH) {
-                    let to = (from + BATCH).min(run_end);
-                    let batch = &mut sums[..to - from];
-                    grid.cell_sums(&block, from..to, request, ctx.view_min_cos, batch);
-                    for (i, s) in (from..to).zip(batch.iter()) {
-                        let (a, count) = params.model.steer_by_sums(grid, i, s, &ctx);
-                        out(i, a, count);
-                    }
-                }
-            }
-            None => {
-                for i in k..run_end {
-                    let (a, count) = params.model.steer(grid, i, &ctx);
-                    out(i, a, count);
-                }
-            }
-        }
-        k = run_end;
+        // The sums of a batch of birds first, a cell's birds in one pass over its block (built
+        // once), then their steering: each bird's divisions and square roots no longer wait
+        // for its sums, so consecutive birds' overlap.
+        let batch_end = (k + BATCH).min(end);
+        grid.sums_in_order(
+            k..batch_end,
+            request,
+            ctx.view_min_cos,
+            &mut sums[..batch_end - k],
+        );
+        params
+            .model
+            .steer_run_by_sums(grid, k, &sums[..batch_end - k], ctx, &mut out);
+        k = batch_end;
     }
 }

@@ -47,6 +47,8 @@ pub struct NeighbourGrid {
     cells_known: Option<GridLayout>,
     /// Scratch for cells too large to insertion-sort by key (see [`NeighbourGrid::resort`]).
     key_scratch: Vec<key_order::Entry>,
+    /// Scratch for a resort by keys `0..n`: the index of each key.
+    slot_of_key: Vec<u32>,
 }
 
 /// Positions and velocities as separate x and y arrays.
@@ -254,6 +256,20 @@ impl NeighbourGrid {
                 });
         }
         self.back.resize(n);
+        if scatter::sort_by_dense_keys(
+            &self.cell_of_input,
+            keys,
+            cells,
+            &mut self.cell_start,
+            &mut self.cursor,
+            &mut self.slot_of_key,
+            &self.cols,
+            &mut self.back,
+            &mut self.order,
+        ) {
+            std::mem::swap(&mut self.cols, &mut self.back);
+            return;
+        }
         scatter::sort_in_parallel(
             &self.cell_of_input,
             cells,
@@ -428,6 +444,7 @@ impl NeighbourGrid {
             + self.cursor.capacity()
             + self.order.capacity()
             + self.rank.capacity()
+            + self.slot_of_key.capacity()
             + self.cell_start.capacity();
         let f32s = self.cols.capacity() + self.back.capacity();
         (4 * (u32s + f32s)) as f64 / n
@@ -442,16 +459,48 @@ impl NeighbourGrid {
     /// The block of cells every boid of `cell` visits.
     #[inline]
     pub fn block(&self, cell: usize) -> CellBlock {
-        let l = &self.layout;
         let mut block = CellBlock {
             cell,
             spans: [Span::default(); 9],
             len: None,
         };
+        self.fill_block(cell, &mut block);
+        block
+    }
+
+    /// [`NeighbourGrid::block`] into a block already at hand (spans past its length are stale).
+    #[inline]
+    pub(crate) fn fill_block(&self, cell: usize, block: &mut CellBlock) {
+        let l = &self.layout;
+        block.cell = cell;
+        block.len = None;
+        let (cx, cy) = (cell % l.nx, cell / l.nx);
+        if (1..l.nx.saturating_sub(1)).contains(&cx) && (1..l.ny.saturating_sub(1)).contains(&cy) {
+            // Away from the grid's edges (most cells): three rows of three cells, no shifts —
+            // what the general case below gives, worked out directly.
+            for (r, span) in block.spans[..3].iter_mut().enumerate() {
+                let first = (cy + r - 1) * l.nx + cx - 1;
+                *span = Span {
+                    start: self.cell_start[first] as usize,
+                    end: self.cell_start[first + 3] as usize,
+                    shift: Vec2::ZERO,
+                };
+            }
+            block.len = Some(3);
+            return;
+        }
+        self.fill_block_by_runs(cell, block);
+    }
+
+    /// [`NeighbourGrid::fill_block`] for any cell: the runs of columns and rows around it.
+    fn fill_block_by_runs(&self, cell: usize, block: &mut CellBlock) {
+        let l = &self.layout;
+        block.cell = cell;
+        block.len = None;
         let cols = runs(cell % l.nx, l.nx, l.wrapped, l.size.x);
         let rows = runs(cell / l.nx, l.ny, l.wrapped, l.size.y);
         if cols.min_image || rows.min_image {
-            return block;
+            return;
         }
         let mut n = 0;
         for row in &rows.runs[..rows.len] {
@@ -468,7 +517,6 @@ impl NeighbourGrid {
             }
         }
         block.len = Some(n);
-        block
     }
 
     /// Pairs a full neighbour pass tests: for every boid, the other boids in its block of cells.

@@ -101,3 +101,65 @@ pub(super) fn sort_in_parallel(
             .for_each(scatter_part);
     }
 }
+
+/// The counting sort with each cell's boids in key order at once, for a flock on one thread
+/// whose keys are `0..n` in some order (bird ids without gaps): the boids are scattered in
+/// key order, so a stable pass leaves every cell sorted by key and no second pass is needed.
+/// Fills what [`sort_in_parallel`] fills; `slot_of_key` is scratch. Returns false, having
+/// written nothing but scratch, when the keys are not `0..n` or the flock is too large for
+/// one thread.
+#[allow(clippy::too_many_arguments)]
+pub(super) fn sort_by_dense_keys(
+    cell_of: &[u32],
+    keys: &[u32],
+    cells: usize,
+    cell_start: &mut [u32],
+    counts: &mut Vec<u32>,
+    slot_of_key: &mut Vec<u32>,
+    from: &Columns,
+    to: &mut Columns,
+    order: &mut [u32],
+) -> bool {
+    let n = cell_of.len();
+    assert!(
+        keys.len() == n
+            && from.px.len() == n
+            && to.px.len() == n
+            && order.len() == n
+            && cell_start.len() == cells + 1,
+        "one entry per boid"
+    );
+    if n >= PARALLEL_FROM {
+        return false;
+    }
+    slot_of_key.clear();
+    slot_of_key.resize(n, u32::MAX);
+    for (slot, &key) in keys.iter().enumerate() {
+        match slot_of_key.get_mut(key as usize) {
+            Some(entry) if *entry == u32::MAX => *entry = slot as u32,
+            // A key past `n` or twice: not `0..n`.
+            _ => return false,
+        }
+    }
+    counts.clear();
+    counts.resize(cells, 0);
+    for &c in cell_of {
+        counts[c as usize] += 1;
+    }
+    let mut next = 0u32;
+    for (start, count) in cell_start.iter_mut().zip(counts.iter_mut()) {
+        *start = next;
+        next += std::mem::replace(count, next);
+    }
+    cell_start[cells] = next;
+    // Every key is in `slot_of_key` once (n distinct keys below n), so every slot is moved once.
+    for &slot in slot_of_key.iter() {
+        let i = slot as usize;
+        let c = cell_of[i] as usize;
+        let k = counts[c] as usize;
+        counts[c] += 1;
+        (to.px[k], to.py[k], to.vx[k], to.vy[k]) = (from.px[i], from.py[i], from.vx[i], from.vy[i]);
+        order[k] = slot;
+    }
+    true
+}

@@ -244,9 +244,15 @@ fn has_avx() -> bool {
 }
 
 impl LaneForm {
-    /// The widest form this CPU has.
+    /// The widest form this CPU has (found out once).
     #[inline]
     pub(crate) fn best() -> Self {
+        static BEST: std::sync::OnceLock<LaneForm> = std::sync::OnceLock::new();
+        *BEST.get_or_init(Self::detect)
+    }
+
+    /// The widest form this CPU has.
+    fn detect() -> Self {
         #[cfg(target_arch = "x86_64")]
         {
             if has_avx512() {
@@ -404,6 +410,137 @@ impl LaneForm {
     }
 }
 
+impl LaneForm {
+    /// The sums for the sorted boids `ks` into `out`, a cell's boids at a time (see
+    /// [`NeighbourGrid::sums_in_order`]): the CPU's form chosen once for the whole range.
+    fn sum_in_order<const NEAR: bool, const INVERSE: bool, const VIEW: bool>(
+        self,
+        grid: &NeighbourGrid,
+        ks: Range<usize>,
+        request: SumsRequest,
+        radii: Radii,
+        out: &mut [NeighbourSums],
+    ) {
+        #[cfg(target_arch = "x86_64")]
+        #[target_feature(enable = "avx,popcnt")]
+        fn avx<const NEAR: bool, const INVERSE: bool, const VIEW: bool>(
+            grid: &NeighbourGrid,
+            ks: Range<usize>,
+            request: SumsRequest,
+            radii: Radii,
+            out: &mut [NeighbourSums],
+        ) {
+            // SAFETY: this function runs only on CPUs with AVX and POPCNT.
+            unsafe {
+                sum_in_order_with::<super::lanes::Avx, NEAR, INVERSE, VIEW>(
+                    LaneForm::Avx,
+                    grid,
+                    ks,
+                    request,
+                    radii,
+                    out,
+                )
+            }
+        }
+        #[cfg(target_arch = "x86_64")]
+        #[target_feature(enable = "avx512f,avx512vl,popcnt")]
+        fn avx512<const NEAR: bool, const INVERSE: bool, const VIEW: bool>(
+            grid: &NeighbourGrid,
+            ks: Range<usize>,
+            request: SumsRequest,
+            radii: Radii,
+            out: &mut [NeighbourSums],
+        ) {
+            // SAFETY: this function runs only on CPUs with AVX-512 F and VL and POPCNT.
+            unsafe {
+                sum_in_order_with::<super::lanes::Avx512, NEAR, INVERSE, VIEW>(
+                    LaneForm::Avx512,
+                    grid,
+                    ks,
+                    request,
+                    radii,
+                    out,
+                )
+            }
+        }
+        match self {
+            // SAFETY (all arms): the form's features are present.
+            Self::Plain => unsafe {
+                sum_in_order_with::<Plain, NEAR, INVERSE, VIEW>(self, grid, ks, request, radii, out)
+            },
+            #[cfg(target_arch = "x86_64")]
+            Self::Sse => unsafe {
+                sum_in_order_with::<super::lanes::Sse, NEAR, INVERSE, VIEW>(
+                    self, grid, ks, request, radii, out,
+                )
+            },
+            #[cfg(target_arch = "x86_64")]
+            Self::Avx => unsafe { avx::<NEAR, INVERSE, VIEW>(grid, ks, request, radii, out) },
+            #[cfg(target_arch = "x86_64")]
+            Self::Avx512 => unsafe { avx512::<NEAR, INVERSE, VIEW>(grid, ks, request, radii, out) },
+        }
+    }
+}
+
+/// [`LaneForm::sum_in_order`] with form `L` (which is `form`).
+///
+/// # Safety
+/// `L`'s CPU features must be present.
+#[inline(always)]
+unsafe fn sum_in_order_with<L: Lanes, const NEAR: bool, const INVERSE: bool, const VIEW: bool>(
+    form: LaneForm,
+    grid: &NeighbourGrid,
+    ks: Range<usize>,
+    request: SumsRequest,
+    radii: Radii,
+    out: &mut [NeighbourSums],
+) {
+    assert!(
+        ks.end <= grid.len() && ks.len() == out.len(),
+        "one output per boid"
+    );
+    let len = grid.len();
+    let mut block = CellBlock {
+        cell: 0,
+        spans: [Span::default(); 9],
+        len: None,
+    };
+    let mut k = ks.start;
+    while k < ks.end {
+        let cell = grid.cell_of(k);
+        let run = grid.cell_range(cell);
+        let run_end = run.end.clamp(k + 1, ks.end);
+        let sums = &mut out[k - ks.start..run_end - ks.start];
+        grid.fill_block(cell, &mut block);
+        match block.spans() {
+            Some(spans) if run.contains(&k) => {
+                for s in spans {
+                    assert!(s.start <= s.end && s.end <= len, "span out of range");
+                }
+                // SAFETY: the spans were checked above; `L`'s features are present.
+                unsafe {
+                    sum_cell_with::<L, NEAR, INVERSE, VIEW>(grid, spans, k..run_end, radii, sums)
+                }
+            }
+            _ => {
+                let view_min_cos = radii.min_cos;
+                for (j, s) in (k..run_end).zip(sums) {
+                    let own = grid.block(grid.cell_of(j));
+                    grid.cell_sums_in(
+                        form,
+                        &own,
+                        j..j + 1,
+                        request,
+                        view_min_cos,
+                        std::slice::from_mut(s),
+                    );
+                }
+            }
+        }
+        k = run_end;
+    }
+}
+
 /// The sums for every boid of `ks` over the spans of their shared block.
 ///
 /// # Safety
@@ -539,6 +676,44 @@ impl NeighbourGrid {
         out: &mut [NeighbourSums],
     ) {
         self.cell_sums_in(LaneForm::best(), block, ks, request, view_min_cos, out);
+    }
+
+    /// The uncapped sums of `request` for the sorted boids `ks` into `out` (one each), in cell
+    /// order: each cell's block is built once and its boids summed in one pass, and the lane form
+    /// is chosen once for the range. The same sums as [`NeighbourGrid::cell_sums`] boid by boid.
+    pub fn sums_in_order(
+        &self,
+        ks: Range<usize>,
+        request: SumsRequest,
+        view_min_cos: f32,
+        out: &mut [NeighbourSums],
+    ) {
+        self.sums_in_order_in(LaneForm::best(), ks, request, view_min_cos, out);
+    }
+
+    /// [`NeighbourGrid::sums_in_order`] with a given lane form.
+    pub(crate) fn sums_in_order_in(
+        &self,
+        form: LaneForm,
+        ks: Range<usize>,
+        request: SumsRequest,
+        view_min_cos: f32,
+        out: &mut [NeighbourSums],
+    ) {
+        let radii = Radii {
+            sight2: request.sight * request.sight,
+            near2: request.near * request.near,
+            heading: Vec2::ZERO,
+            min_cos: view_min_cos,
+        };
+        let view = view_min_cos > -1.0;
+        with_flags!(
+            request.near_offsets,
+            request.inverse,
+            view,
+            LaneForm::sum_in_order,
+            (form, self, ks, request, radii, out)
+        )
     }
 
     /// [`NeighbourGrid::cell_sums`] with a given lane form.

@@ -477,3 +477,89 @@ fn a_crowded_cell_in_shuffled_order_is_sorted_by_key_too() {
         );
     }
 }
+
+#[test]
+fn a_block_away_from_the_edges_is_the_one_its_runs_give() {
+    let vel = vec![Vec2::ZERO; 400];
+    for wrapped in [false, true] {
+        for (w, h, r) in [(100.0, 100.0, 5.0), (150.0, 90.0, 15.0), (30.0, 200.0, 9.0)] {
+            let bounds = WorldBounds::centred(w, h, wrapped);
+            let mut grid = NeighbourGrid::new();
+            grid.rebuild(&bounds, r, &random_points(400, &bounds, 3), &vel);
+            let (mut fast, mut by_runs) = (grid.block(0), grid.block(0));
+            let mut interior = 0;
+            for cell in 0..grid.layout().cell_count() {
+                grid.fill_block(cell, &mut fast);
+                grid.fill_block_by_runs(cell, &mut by_runs);
+                let spans = |b: &CellBlock| {
+                    b.spans().map(|s| {
+                        s.iter()
+                            .map(|s| (s.start, s.end, s.shift))
+                            .collect::<Vec<_>>()
+                    })
+                };
+                assert_eq!(spans(&fast), spans(&by_runs), "cell {cell}, {w}x{h}, r {r}");
+                interior += usize::from(spans(&fast).is_some_and(|s| s.len() == 3));
+            }
+            // Negative control: the comparison covered cells of the fast path.
+            assert!(interior > 0, "{w}x{h}: no cell away from the edges");
+        }
+    }
+}
+
+#[test]
+fn a_resort_by_ids_without_gaps_is_the_general_resort() {
+    for n in [1, 200, 3000] {
+        let bounds = WorldBounds::centred(100.0, 100.0, true);
+        // Half the birds in a clump, so that cells hold several birds out of key order.
+        let mut points = random_points(n - n / 2, &bounds, 9);
+        points.extend(random_points(
+            n / 2,
+            &WorldBounds::centred(8.0, 8.0, false),
+            10,
+        ));
+        let vel: Vec<Vec2> = (0..n).map(|i| Vec2::new(i as f32, 1.0)).collect();
+        let mut ids: Vec<u32> = (0..n as u32).collect();
+        let mut rng = Xoshiro256PlusPlus::seed_from_u64(n as u64);
+        for i in (1..n).rev() {
+            ids.swap(i, rng.random_range(0..=i));
+        }
+        let sorted = |keys: &[u32]| {
+            let mut grid = NeighbourGrid::new();
+            grid.load(&points, &vel);
+            grid.resort(&bounds, 5.0, keys);
+            let starts: Vec<_> = (0..grid.layout().cell_count())
+                .map(|cell| grid.cell_range(cell))
+                .collect();
+            let c = grid.columns().clone();
+            (grid.order().to_vec(), c.px, c.py, c.vx, c.vy, starts)
+        };
+        let dense = sorted(&ids);
+        // The same order of keys with gaps between them takes the general path.
+        let spread: Vec<u32> = ids.iter().map(|&k| 3 * k + 1).collect();
+        assert!(
+            dense == sorted(&spread),
+            "{n} birds: ids without gaps vs with gaps"
+        );
+        for range in &dense.5 {
+            let keys: Vec<u32> = dense.0[range.clone()]
+                .iter()
+                .map(|&i| ids[i as usize])
+                .collect();
+            assert!(keys.is_sorted(), "each cell by key");
+        }
+        if n > 1 {
+            // A key twice is no permutation: the general path, still each cell by key.
+            let mut twice = ids.clone();
+            twice[0] = twice[1];
+            let (order, .., starts) = sorted(&twice);
+            for range in &starts {
+                let keys: Vec<u32> = order[range.clone()]
+                    .iter()
+                    .map(|&i| twice[i as usize])
+                    .collect();
+                assert!(keys.is_sorted(), "{n} birds, a key twice: each cell by key");
+            }
+        }
+    }
+}

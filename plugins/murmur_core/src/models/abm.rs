@@ -6,6 +6,7 @@
 
 use super::{SteerContext, check};
 use crate::grid::{NeighbourGrid, NeighbourSums, SumsRequest};
+use crate::lanes::LANES;
 use glam::Vec2;
 use serde::{Deserialize, Serialize};
 
@@ -76,6 +77,60 @@ impl AbmFlocking {
             v.normalize_or(Vec2::X)
         };
         (heading * self.speed, s.seen)
+    }
+
+    /// [`Self::steer`] for the consecutive boids `first..first + sums.len()` (their sums), handed
+    /// to `out`: eight boids at a time in lanes, the same operations in the same order, so the
+    /// same bits, with the divisions and square roots of eight boids done together.
+    pub(super) fn steer_run(
+        &self,
+        grid: &NeighbourGrid,
+        first: usize,
+        sums: &[NeighbourSums],
+        mut out: impl FnMut(usize, Vec2, u32),
+    ) {
+        let velocity = grid.columns();
+        for (c, chunk) in sums.chunks(LANES).enumerate() {
+            let at = first + c * LANES;
+            let m = chunk.len();
+            let mut lane = [[0.0f32; LANES]; 8];
+            let [n, sx, sy, nx, ny, mx, my, _] = &mut lane;
+            for (l, s) in chunk.iter().enumerate() {
+                n[l] = s.seen.max(1) as f32;
+                (sx[l], sy[l]) = (s.seen_offset.x, s.seen_offset.y);
+                (nx[l], ny[l]) = (s.near_offset.x, s.near_offset.y);
+                (mx[l], my[l]) = (s.seen_velocity.x, s.seen_velocity.y);
+            }
+            let (mut vx, mut vy) = ([0.0f32; LANES], [0.0f32; LANES]);
+            vx[..m].copy_from_slice(&velocity.vx[at..at + m]);
+            vy[..m].copy_from_slice(&velocity.vy[at..at + m]);
+            let (mut hx, mut hy) = ([0.0f32; LANES], [0.0f32; LANES]);
+            for l in 0..LANES {
+                let cx = (sx[l] * self.cohere_factor - nx[l] * self.separate_factor
+                    + mx[l] * self.match_factor)
+                    / n[l];
+                let cy = (sy[l] * self.cohere_factor - ny[l] * self.separate_factor
+                    + my[l] * self.match_factor)
+                    / n[l];
+                let (wx, wy) = (vx[l] + cx, vy[l] + cy);
+                // `Vec2::normalize_or` of w, falling back on v's direction, then on +x.
+                let rcp = 1.0 / (wx * wx + wy * wy).sqrt();
+                let rcp_v = 1.0 / (vx[l] * vx[l] + vy[l] * vy[l]).sqrt();
+                let (fx, fy) = if rcp_v.is_finite() && rcp_v > 0.0 {
+                    (vx[l] * rcp_v, vy[l] * rcp_v)
+                } else {
+                    (1.0, 0.0)
+                };
+                (hx[l], hy[l]) = if rcp.is_finite() && rcp > 0.0 {
+                    (wx * rcp, wy * rcp)
+                } else {
+                    (fx, fy)
+                };
+            }
+            for (l, s) in chunk.iter().enumerate() {
+                out(at + l, Vec2::new(hx[l], hy[l]) * self.speed, s.seen);
+            }
+        }
     }
 
     /// The steering result *is* the new velocity.

@@ -242,6 +242,29 @@ impl Model {
         }
     }
 
+    /// [`Model::steer_by_sums`] for the consecutive boids `first..first + sums.len()` (their
+    /// sums), each result handed to `out(k, acceleration, neighbours)`: the same bits, several
+    /// boids at a time where the model has a form for it.
+    #[inline]
+    pub fn steer_run_by_sums(
+        &self,
+        grid: &NeighbourGrid,
+        first: usize,
+        sums: &[NeighbourSums],
+        ctx: &SteerContext,
+        mut out: impl FnMut(usize, Vec2, u32),
+    ) {
+        match self {
+            Self::Abm(m) => m.steer_run(grid, first, sums, out),
+            _ => {
+                for (k, s) in (first..).zip(sums) {
+                    let (a, count) = self.steer_by_sums(grid, k, s, ctx);
+                    out(k, a, count);
+                }
+            }
+        }
+    }
+
     /// [`Model::integrate_velocity`] for a group of boids (velocities `vx, vy`, replaced;
     /// accelerations `ax, ay`): the same bits, eight at a time where the model has a form
     /// for it.
@@ -250,6 +273,8 @@ impl Model {
         match self {
             Self::Cornell(m) => m.integrate_lanes(vx, vy, ax, ay),
             Self::Reynolds(m) => m.integrate_lanes(vx, vy, ax, ay),
+            // The steering result is the new velocity.
+            Self::Abm(_) => (*vx, *vy) = (*ax, *ay),
             _ => {
                 for l in 0..LANES {
                     let v =
