@@ -188,6 +188,18 @@ unsafe fn sum_visits<L: Lanes, const NEAR: bool, const INVERSE: bool, const VIEW
                 add_chunk::<L, NEAR, INVERSE, VIEW>(&mut acc, &k, chunk, offset, valid);
             }
         }
+        totals::<L, NEAR, INVERSE>(acc)
+    }
+}
+
+/// The sums out of the lanes' partial sums, by [`Lanes::totals`]' tree.
+///
+/// # Safety
+/// `L`'s CPU features must be present.
+#[inline(always)]
+unsafe fn totals<L: Lanes, const NEAR: bool, const INVERSE: bool>(acc: Acc<L::V>) -> NeighbourSums {
+    // SAFETY: passed on from the caller.
+    unsafe {
         let [seen_x, seen_y, vel_x, vel_y] =
             L::totals(acc.seen_x, acc.seen_y, acc.vel_x, acc.vel_y);
         // Only the sums asked for (the others stay zero).
@@ -505,22 +517,47 @@ unsafe fn sum_in_order_with<L: Lanes, const NEAR: bool, const INVERSE: bool, con
         spans: [Span::default(); 9],
         len: None,
     };
+    let starts = &grid.cell_start[..];
+    let last_cell = starts.len().saturating_sub(2);
+    // The cells are walked in order by their ranges (the grid's own record of who is where),
+    // starting from the first boid's cell.
+    let mut cell = if ks.is_empty() {
+        0
+    } else {
+        grid.cell_of(ks.start).min(last_cell)
+    };
     let mut k = ks.start;
     while k < ks.end {
-        let cell = grid.cell_of(k);
-        let run = grid.cell_range(cell);
-        let run_end = run.end.clamp(k + 1, ks.end);
+        while cell > 0 && starts[cell] as usize > k {
+            cell -= 1;
+        }
+        while starts[cell + 1] as usize <= k {
+            cell += 1;
+        }
+        let run = starts[cell] as usize..starts[cell + 1] as usize;
+        let run_end = run.end.min(ks.end);
         let sums = &mut out[k - ks.start..run_end - ks.start];
         grid.fill_block(cell, &mut block);
         match block.spans() {
-            Some(spans) if run.contains(&k) => {
+            Some(spans) => {
+                let mut short = true;
                 for s in spans {
                     assert!(s.start <= s.end && s.end <= len, "span out of range");
+                    short &= s.end - s.start <= LANES;
                 }
-                // SAFETY: the spans were checked above; `L`'s features are present.
-                unsafe {
-                    sum_cell_with::<L, NEAR, INVERSE, VIEW>(grid, spans, k..run_end, radii, sums)
-                }
+                // One bird at a time.
+                let one_by_one = |ks: Range<usize>, sums: &mut [NeighbourSums]| match form {
+                    // SAFETY: the spans were checked above; the form's features are present.
+                    #[cfg(target_arch = "x86_64")]
+                    LaneForm::Avx512 if short => unsafe {
+                        sum_short_spans_avx512::<NEAR, INVERSE, VIEW>(grid, spans, ks, radii, sums)
+                    },
+                    // SAFETY: the spans were checked above; `L`'s features are present.
+                    _ => unsafe {
+                        sum_cell_with::<L, NEAR, INVERSE, VIEW>(grid, spans, ks, radii, sums)
+                    },
+                };
+                one_by_one(k..run_end, sums);
             }
             _ => {
                 let view_min_cos = radii.min_cos;
@@ -538,6 +575,98 @@ unsafe fn sum_in_order_with<L: Lanes, const NEAR: bool, const INVERSE: bool, con
             }
         }
         k = run_end;
+    }
+}
+
+/// [`sum_cell_with`] on AVX-512 when no span is longer than the lanes (a small or sparse flock):
+/// each span is one chunk, read with masked loads, and every bird runs the same straight
+/// sequence of chunks without a branch per span. The chunks, lanes and order of the sums are
+/// [`sum_cell_with`]'s, so the bits are too.
+///
+/// # Safety
+/// The CPU must have AVX-512 F and VL and POPCNT; the spans and `ks` must lie within the
+/// columns, and no span may hold more than [`LANES`] boids.
+#[cfg(target_arch = "x86_64")]
+#[inline]
+#[target_feature(enable = "avx512f,avx512vl,popcnt")]
+unsafe fn sum_short_spans_avx512<const NEAR: bool, const INVERSE: bool, const VIEW: bool>(
+    grid: &NeighbourGrid,
+    spans: &[Span],
+    ks: Range<usize>,
+    radii: Radii,
+    out: &mut [NeighbourSums],
+) {
+    use super::lanes::Avx512 as L;
+    use std::arch::x86_64::_mm256_maskz_loadu_ps;
+    let c = grid.columns();
+    let columns = [c.px.as_ptr(), c.py.as_ptr(), c.vx.as_ptr(), c.vy.as_ptr()];
+    // Each span's first boid and lane mask, worked out once for the cell's boids.
+    let mut chunks = [(0usize, 0u8, Vec2::ZERO); 9];
+    for (chunk, span) in chunks.iter_mut().zip(spans) {
+        // SAFETY: the caller vouches for the features.
+        *chunk = (
+            span.start,
+            unsafe { L::tail(span.end - span.start) },
+            span.shift,
+        );
+    }
+    let chunks = &chunks[..spans.len()];
+    // SAFETY: the caller vouches for the features; loads are masked to the spans, which lie
+    // within the columns.
+    unsafe {
+        let zero = L::splat(0.0);
+        let mut k = Consts {
+            zero,
+            one: L::splat(1.0),
+            sight2: L::splat(radii.sight2),
+            near2: L::splat(radii.near2),
+            heading_x: zero,
+            heading_y: zero,
+            min_cos: L::splat(radii.min_cos),
+        };
+        for (b, sums) in ks.zip(out) {
+            let (p, v) = c.get(b);
+            if VIEW {
+                let heading = v.normalize_or_zero();
+                // A still boid sees all round.
+                let min_cos = if heading == Vec2::ZERO {
+                    -1.0
+                } else {
+                    radii.min_cos
+                };
+                (k.heading_x, k.heading_y) = (L::splat(heading.x), L::splat(heading.y));
+                k.min_cos = L::splat(min_cos);
+            }
+            let mut acc = Acc {
+                seen: 0,
+                seen_x: zero,
+                seen_y: zero,
+                vel_x: zero,
+                vel_y: zero,
+                near_x: zero,
+                near_y: zero,
+                inv_x: zero,
+                inv_y: zero,
+                apart: 0,
+            };
+            for &(start, mask, shift) in chunks {
+                let o = shift - p;
+                let chunk = columns.map(|col| _mm256_maskz_loadu_ps(mask, col.add(start)));
+                add_chunk::<L, NEAR, INVERSE, VIEW>(
+                    &mut acc,
+                    &k,
+                    chunk,
+                    [L::splat(o.x), L::splat(o.y)],
+                    Some(mask),
+                );
+            }
+            *sums = totals::<L, NEAR, INVERSE>(acc);
+            // As in `sum_cell_with`: the boid itself is among the spans.
+            if 0.0 < radii.sight2 {
+                sums.seen -= 1;
+                sums.seen_velocity -= v;
+            }
+        }
     }
 }
 

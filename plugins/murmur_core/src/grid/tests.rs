@@ -563,3 +563,54 @@ fn a_resort_by_ids_without_gaps_is_the_general_resort() {
         }
     }
 }
+
+#[test]
+fn sums_in_cell_order_are_each_cells_sums_on_every_lane_form() {
+    use super::sums::LaneForm;
+    for (wrapped, min_cos, inverse) in
+        [(true, -1.0, false), (false, -1.0, true), (true, 0.3, false)]
+    {
+        let bounds = WorldBounds::centred(100.0, 100.0, wrapped);
+        // Sparse birds (spans of a few birds, the short-span path) and a clump (long spans).
+        let mut points = random_points(300, &bounds, 12);
+        points.extend(random_points(
+            150,
+            &WorldBounds::centred(10.0, 10.0, false),
+            13,
+        ));
+        let vel: Vec<Vec2> = (0..points.len())
+            .map(|i| Vec2::from_angle(i as f32 * 0.61) * (1.0 + (i % 3) as f32))
+            .collect();
+        let request = SumsRequest {
+            sight: 5.0,
+            near: 1.5,
+            near_offsets: true,
+            inverse,
+        };
+        let mut grid = NeighbourGrid::new();
+        grid.rebuild(&bounds, request.sight, &points, &vel);
+        let n = grid.len();
+        let mut each_cell = vec![NeighbourSums::default(); n];
+        for cell in 0..grid.layout().cell_count() {
+            let ks = grid.cell_range(cell);
+            let block = grid.block(cell);
+            let out = &mut each_cell[ks.clone()];
+            grid.cell_sums_in(LaneForm::Plain, &block, ks, request, min_cos, out);
+        }
+        assert!(each_cell.iter().any(|s| s.seen > 0), "birds see each other");
+        for form in LaneForm::available() {
+            // The whole flock, and a range that starts and ends inside cells.
+            for ks in [0..n, 101..n - 57] {
+                let mut out = vec![NeighbourSums::default(); ks.len()];
+                grid.sums_in_order_in(form, ks.clone(), request, min_cos, &mut out);
+                for (k, got) in ks.zip(&out) {
+                    assert!(
+                        same_bits(got, &each_cell[k]),
+                        "{form:?}, boid {k}: {got:?} vs {:?}",
+                        each_cell[k]
+                    );
+                }
+            }
+        }
+    }
+}
