@@ -540,16 +540,14 @@ unsafe fn sum_in_order_with<L: Lanes, const NEAR: bool, const INVERSE: bool, con
         grid.fill_block(cell, &mut block);
         match block.spans() {
             Some(spans) => {
-                let mut short = true;
                 for s in spans {
                     assert!(s.start <= s.end && s.end <= len, "span out of range");
-                    short &= s.end - s.start <= LANES;
                 }
                 // One bird at a time.
                 let one_by_one = |ks: Range<usize>, sums: &mut [NeighbourSums]| match form {
                     // SAFETY: the spans were checked above; the form's features are present.
                     #[cfg(target_arch = "x86_64")]
-                    LaneForm::Avx512 if short => unsafe {
+                    LaneForm::Avx512 if spans.iter().all(|s| s.end - s.start <= LANES) => unsafe {
                         sum_short_spans_avx512::<NEAR, INVERSE, VIEW>(grid, spans, ks, radii, sums)
                     },
                     // SAFETY: the spans were checked above; `L`'s features are present.
