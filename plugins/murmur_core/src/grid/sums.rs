@@ -129,6 +129,25 @@ unsafe fn add_chunk<L: Lanes, const NEAR: bool, const INVERSE: bool, const VIEW:
     }
 }
 
+/// Eight floats of each column from index `i`. Written out rather than through `array::map`,
+/// whose closure, when it is not inlined, is built without the caller's CPU features (a call
+/// per load).
+///
+/// # Safety
+/// `L`'s CPU features must be present, and each column must hold `i + LANES` floats.
+#[inline(always)]
+unsafe fn load_columns<L: Lanes>([x, y, vx, vy]: [&[f32]; 4], i: usize) -> [L::V; 4] {
+    // SAFETY: passed on from the caller.
+    unsafe {
+        [
+            L::load(x.as_ptr().add(i)),
+            L::load(y.as_ptr().add(i)),
+            L::load(vx.as_ptr().add(i)),
+            L::load(vy.as_ptr().add(i)),
+        ]
+    }
+}
+
 /// The sums over every candidate of `visits` in `source`.
 ///
 /// # Safety
@@ -170,14 +189,14 @@ unsafe fn sum_visits<L: Lanes, const NEAR: bool, const INVERSE: bool, const VIEW
             let offset = [L::splat(visit.offset.x), L::splat(visit.offset.y)];
             let mut i = visit.start;
             while i + LANES <= visit.end {
-                let chunk = columns.map(|c| L::load(c.as_ptr().add(i)));
+                let chunk = load_columns::<L>(columns, i);
                 add_chunk::<L, NEAR, INVERSE, VIEW>(&mut acc, &k, chunk, offset, None);
                 i += LANES;
             }
             if i < visit.end {
                 let valid = Some(L::tail(visit.end - i));
                 let chunk = if i + LANES <= len {
-                    columns.map(|c| L::load(c.as_ptr().add(i)))
+                    load_columns::<L>(columns, i)
                 } else {
                     columns.map(|c| {
                         let mut padded = [0.0; LANES];
@@ -543,19 +562,18 @@ unsafe fn sum_in_order_with<L: Lanes, const NEAR: bool, const INVERSE: bool, con
                 for s in spans {
                     assert!(s.start <= s.end && s.end <= len, "span out of range");
                 }
-                // One bird at a time.
-                let one_by_one = |ks: Range<usize>, sums: &mut [NeighbourSums]| match form {
-                    // SAFETY: the spans were checked above; the form's features are present.
-                    #[cfg(target_arch = "x86_64")]
-                    LaneForm::Avx512 if spans.iter().all(|s| s.end - s.start <= LANES) => unsafe {
-                        sum_short_spans_avx512::<NEAR, INVERSE, VIEW>(grid, spans, ks, radii, sums)
-                    },
-                    // SAFETY: the spans were checked above; `L`'s features are present.
-                    _ => unsafe {
-                        sum_cell_with::<L, NEAR, INVERSE, VIEW>(grid, spans, ks, radii, sums)
-                    },
+                // SAFETY: the spans were checked above; `L` is `form`'s, whose features are
+                // present.
+                unsafe {
+                    sum_one_by_one::<L, NEAR, INVERSE, VIEW>(
+                        form,
+                        grid,
+                        spans,
+                        k..run_end,
+                        radii,
+                        sums,
+                    )
                 };
-                one_by_one(k..run_end, sums);
             }
             _ => {
                 let view_min_cos = radii.min_cos;
@@ -665,6 +683,32 @@ unsafe fn sum_short_spans_avx512<const NEAR: bool, const INVERSE: bool, const VI
                 sums.seen_velocity -= v;
             }
         }
+    }
+}
+
+/// The sums of boids `ks` of one cell over its spans: the short-span form where it applies,
+/// else [`sum_cell_with`]. (A function, not a closure, so that it is built with its caller's CPU
+/// features: a closure that is not inlined would lose them, and every lane operation would
+/// become a call.)
+///
+/// # Safety
+/// As for [`sum_cell_with`]; `L` is `form`'s.
+#[inline(always)]
+unsafe fn sum_one_by_one<L: Lanes, const NEAR: bool, const INVERSE: bool, const VIEW: bool>(
+    form: LaneForm,
+    grid: &NeighbourGrid,
+    spans: &[Span],
+    ks: Range<usize>,
+    radii: Radii,
+    out: &mut [NeighbourSums],
+) {
+    match form {
+        // SAFETY (both arms): passed on from the caller.
+        #[cfg(target_arch = "x86_64")]
+        LaneForm::Avx512 if spans.iter().all(|s| s.end - s.start <= LANES) => unsafe {
+            sum_short_spans_avx512::<NEAR, INVERSE, VIEW>(grid, spans, ks, radii, out)
+        },
+        _ => unsafe { sum_cell_with::<L, NEAR, INVERSE, VIEW>(grid, spans, ks, radii, out) },
     }
 }
 
