@@ -578,10 +578,9 @@ unsafe fn sum_in_order_with<L: Lanes, const NEAR: bool, const INVERSE: bool, con
             _ => {
                 let view_min_cos = radii.min_cos;
                 for (j, s) in (k..run_end).zip(sums) {
-                    let own = grid.block(grid.cell_of(j));
                     grid.cell_sums_in(
                         form,
-                        &own,
+                        &block,
                         j..j + 1,
                         request,
                         view_min_cos,
