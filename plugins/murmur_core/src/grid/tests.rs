@@ -567,10 +567,14 @@ fn a_resort_by_ids_without_gaps_is_the_general_resort() {
 #[test]
 fn sums_in_cell_order_are_each_cells_sums_on_every_lane_form() {
     use super::sums::LaneForm;
-    for (wrapped, min_cos, inverse) in
-        [(true, -1.0, false), (false, -1.0, true), (true, 0.3, false)]
-    {
-        let bounds = WorldBounds::centred(100.0, 100.0, wrapped);
+    // The last: a torus two cells wide, whose cells have no spans (pairs by nearest image).
+    for (width, wrapped, min_cos, inverse) in [
+        (100.0, true, -1.0, false),
+        (100.0, false, -1.0, true),
+        (100.0, true, 0.3, false),
+        (12.0, true, -1.0, false),
+    ] {
+        let bounds = WorldBounds::centred(width, 100.0, wrapped);
         // Sparse birds (spans of a few birds, the short-span path) and a clump (long spans).
         let mut points = random_points(300, &bounds, 12);
         points.extend(random_points(
@@ -598,6 +602,11 @@ fn sums_in_cell_order_are_each_cells_sums_on_every_lane_form() {
             grid.cell_sums_in(LaneForm::Plain, &block, ks, request, min_cos, out);
         }
         assert!(each_cell.iter().any(|s| s.seen > 0), "birds see each other");
+        assert_eq!(
+            grid.block(0).spans().is_none(),
+            width < 15.0,
+            "the narrow torus takes pairs"
+        );
         for form in LaneForm::available() {
             // The whole flock, and a range that starts and ends inside cells.
             for ks in [0..n, 101..n - 57] {
