@@ -1,5 +1,6 @@
 //! `murmur headless` as a user runs it: JSON lines, a final summary, the same output for the
-//! same seed whatever the thread count, and one-line errors with exit code 2 for bad input.
+//! same seed whatever the thread count, and one-line errors with exit code 2 for bad input; and
+//! `murmur bench`'s look at the same headless plugin app, phase by phase.
 
 mod common;
 
@@ -189,4 +190,50 @@ fn rust_log_asks_for_more_and_stdout_stays_json() {
     let err = String::from_utf8_lossy(&told.stderr);
     assert!(err.contains("headless: 300 birds, reynolds model"), "{err}");
     assert_eq!(without_timings(&quiet), without_timings(&told));
+}
+
+#[test]
+fn the_bench_splits_a_plugin_tick_into_its_phases() {
+    let out = murmur_output(&[
+        "bench", "--only", "ecs", "--sizes", "3000", "--quick", "--json",
+    ]);
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let line: serde_json::Value = serde_json::from_slice(&out.stdout).expect("one JSON line");
+    let phases = &line["ecs_phase_ms"];
+    let ms = |name: &str| {
+        phases[name]
+            .as_f64()
+            .unwrap_or_else(|| panic!("{name} in {phases}"))
+    };
+    let [collect, steer, between, integrate, write_back] = [
+        "collect_neighbours",
+        "steer",
+        "follow_leader_to_turn_at_edges",
+        "integrate",
+        "write_back",
+    ]
+    .map(ms);
+    // Every phase that does work takes time; the ones between steering and moving have no
+    // leader, predator or turning edge to work on here, so next to nothing (a clock that put
+    // the whole tick in one place would fail one or the other).
+    for (name, t) in [
+        ("collect", collect),
+        ("steer", steer),
+        ("integrate", integrate),
+        ("write-back", write_back),
+    ] {
+        assert!(t > 0.0, "{name}: {t} ms in {phases}");
+    }
+    assert!(between < 0.2 * steer, "{phases}");
+    // The phases make up the tick (timed in other windows, so only roughly).
+    let tick = 1e3 / line["ecs_steps_per_s"].as_f64().expect("a rate");
+    let sum = collect + steer + between + integrate + write_back;
+    assert!(
+        (0.3 * tick..3.0 * tick).contains(&sum),
+        "phases {sum} ms against a tick of {tick} ms"
+    );
 }

@@ -170,6 +170,83 @@ impl Timed {
     }
 }
 
+/// Where a tick of the flock plugins goes, in milliseconds a tick, phase by phase.
+#[derive(Clone, Copy, Debug, Default)]
+struct PluginPhases {
+    /// Milliseconds spent so far in each stretch between two [`phase_clock`]s (index 0 unused).
+    spent: [f64; PHASES + 1],
+    /// When the last clock ran.
+    last: Option<Instant>,
+}
+
+/// Stretches of a tick the phase clocks tell apart: `CollectNeighbours`, `Steer`, `FollowLeader`
+/// to `TurnAtEdges`, `Integrate`'s move, and the rest of `Integrate` (the hunters and the
+/// write-back to the entities).
+const PHASES: usize = 5;
+
+impl PluginPhases {
+    fn to_json(self) -> serde_json::Value {
+        json!({
+            "collect_neighbours": self.spent[1],
+            "steer": self.spent[2],
+            "follow_leader_to_turn_at_edges": self.spent[3],
+            "integrate": self.spent[4],
+            "write_back": self.spent[5],
+        })
+    }
+}
+
+/// The phase clocks' readings.
+#[derive(Resource, Default)]
+struct PhaseClocks(PluginPhases);
+
+/// Ends stretch `END` of the tick (`0`: the tick starts).
+fn phase_clock<const END: usize>(mut clocks: ResMut<PhaseClocks>) {
+    let now = Instant::now();
+    let clocks = &mut clocks.0;
+    if let (1..=PHASES, Some(last)) = (END, clocks.last) {
+        clocks.spent[END] += (now - last).as_secs_f64() * 1e3;
+    }
+    clocks.last = Some(now);
+}
+
+/// `ticks` ticks of the plugins from the given start (after `warm` untimed ones), with a clock
+/// between each two phases: milliseconds a tick in each.
+fn plugin_phases(
+    params: &FlockParams,
+    pos: &[Vec2],
+    vel: &[Vec2],
+    warm: u64,
+    ticks: u64,
+) -> PluginPhases {
+    use murmur_flock::plugin::FlockSystems::*;
+    use murmur_flock::systems::{integrate::integrate, predator::hunt};
+    let (mut app, flock) = headless::flock_app_from(params.clone(), pos, vel, 1);
+    app.init_resource::<PhaseClocks>().add_systems(
+        FixedUpdate,
+        (
+            phase_clock::<0>.before(CollectNeighbours),
+            phase_clock::<1>.after(CollectNeighbours).before(Steer),
+            phase_clock::<2>.after(Steer).before(FollowLeader),
+            phase_clock::<3>.after(TurnAtEdges).before(Integrate),
+            phase_clock::<4>
+                .in_set(Integrate)
+                .after(integrate)
+                .before(hunt),
+            phase_clock::<5>.after(Integrate),
+        ),
+    );
+    headless::ready(&mut app);
+    advance_ticks(&mut app, flock, warm);
+    app.world_mut().resource_mut::<PhaseClocks>().0 = PluginPhases::default();
+    let ran = advance_ticks(&mut app, flock, ticks).max(1);
+    let mut phases = app.world().resource::<PhaseClocks>().0;
+    for ms in &mut phases.spent {
+        *ms /= ran as f64;
+    }
+    phases
+}
+
 /// Runs `murmur bench`: prints the tables (or JSON lines with `--json`).
 pub fn run(args: BenchArgs) -> Result<(), ModeError> {
     let preset = Preset::load(&args.preset).map_err(|e| ModeError::Usage(e.to_string()))?;
@@ -295,10 +372,14 @@ pub fn run(args: BenchArgs) -> Result<(), ModeError> {
             ecs.window(window, &mut ecs_start);
         }
         let (fastest, core, ecs) = (fastest.rate(), core.rate(), ecs.rate());
+        // Then one more window of the plugins, clocked phase by phase (apart from the windows
+        // above, so that the clocks weigh on none of them).
+        let phases = plugin_phases(&params, &pos, &vel, warm as u64, window as u64);
         bench.emit(json!({
             "kind": "ecs", "boids": n, "threads": all, "steps": window,
             "ecs_steps_per_s": ecs, "core_steps_per_s": core, "fast_core_steps_per_s": fastest,
             "ecs_share_of_fast_core": ecs / fastest, "ecs_share_of_core": ecs / core,
+            "ecs_phase_ms": phases.to_json(),
         }));
         bench.progress.advance(1);
     }
@@ -587,6 +668,18 @@ fn print_tables(lines: &[serde_json::Value]) {
             f(&l["ecs_share_of_core"]),
             f(&l["core_steps_per_s"]),
             l["steps"]
+        );
+        let p = &l["ecs_phase_ms"];
+        println!(
+            "  a tick of the plugins, phase by phase (ms, one more window): CollectNeighbours \
+             {:.2}, Steer {:.2}, FollowLeader to TurnAtEdges {:.2}, Integrate {:.2} (moving) + \
+             {:.2} (hunters and the write-back to the entities); FastFlock's whole tick {:.2}",
+            f(&p["collect_neighbours"]),
+            f(&p["steer"]),
+            f(&p["follow_leader_to_turn_at_edges"]),
+            f(&p["integrate"]),
+            f(&p["write_back"]),
+            1e3 / f(&l["fast_core_steps_per_s"]),
         );
     }
     let neighbours: Vec<_> = of(lines, "neighbours").collect();
