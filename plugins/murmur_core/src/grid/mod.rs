@@ -8,6 +8,8 @@ mod key_order;
 mod lanes;
 mod layout;
 mod nearest;
+#[cfg(target_arch = "x86_64")]
+mod pairs;
 mod scatter;
 mod sums;
 
@@ -450,6 +452,44 @@ impl NeighbourGrid {
         (4 * (u32s + f32s)) as f64 / n
     }
 
+    /// The cell holding sorted boid `k` and its column and row: as the last sort found it
+    /// (the cell the sort gave the boid that came to index `k`), which is where the cell
+    /// ranges have it; should that not hold it (a position changed since), the cell whose
+    /// range holds `k`. `k` must be an index of the grid; `inv_nx` is `1.0 / nx as f64`.
+    #[inline(always)]
+    pub(crate) fn cell_holding(&self, k: usize, inv_nx: f64) -> (usize, usize, usize) {
+        let starts = &self.cell_start;
+        let last = starts.len() - 2;
+        let sorted = self
+            .order
+            .get(k)
+            .and_then(|&i| self.cell_of_input.get(i as usize))
+            .map_or(usize::MAX, |&c| c as usize);
+        let mut cell = sorted.min(last);
+        if !(starts[cell] as usize <= k && k < starts[cell + 1] as usize) {
+            cell = self.cell_by_ranges(k);
+        }
+        // The row by a double's division, exact below 2^24 cells: the quotient's fraction is at
+        // least 0.5 / nx away from a whole number, far more than a double's rounding.
+        // SAFETY: the product is finite and between 0 and the number of rows.
+        let cy = unsafe { ((cell as f64 + 0.5) * inv_nx).to_int_unchecked::<u32>() } as usize;
+        (cell, cell - cy * self.layout.nx, cy)
+    }
+
+    /// The cell whose range holds sorted boid `k`, looked for from the cell of its position.
+    #[cold]
+    fn cell_by_ranges(&self, k: usize) -> usize {
+        let starts = &self.cell_start;
+        let mut cell = self.cell_of(k).min(starts.len() - 2);
+        while cell > 0 && starts[cell] as usize > k {
+            cell -= 1;
+        }
+        while starts[cell + 1] as usize <= k {
+            cell += 1;
+        }
+        cell
+    }
+
     /// The cell holding boid `k` (a sorted index).
     #[inline]
     pub fn cell_of(&self, k: usize) -> usize {
@@ -472,9 +512,15 @@ impl NeighbourGrid {
     #[inline]
     pub(crate) fn fill_block(&self, cell: usize, block: &mut CellBlock) {
         let l = &self.layout;
+        self.fill_block_at(cell, cell % l.nx, cell / l.nx, block);
+    }
+
+    /// [`NeighbourGrid::fill_block`] for the cell in column `cx` and row `cy`.
+    #[inline]
+    pub(crate) fn fill_block_at(&self, cell: usize, cx: usize, cy: usize, block: &mut CellBlock) {
+        let l = &self.layout;
         block.cell = cell;
         block.len = None;
-        let (cx, cy) = (cell % l.nx, cell / l.nx);
         if (1..l.nx.saturating_sub(1)).contains(&cx) && (1..l.ny.saturating_sub(1)).contains(&cy) {
             // Away from the grid's edges (most cells): three rows of three cells, no shifts —
             // what the general case below gives, worked out directly.

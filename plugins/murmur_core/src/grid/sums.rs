@@ -29,11 +29,11 @@ pub struct NeighbourSums {
 
 /// Squared radii and the field of view (a unit heading and the least cosine to it that is seen).
 #[derive(Clone, Copy, Debug)]
-struct Radii {
-    sight2: f32,
-    near2: f32,
-    heading: Vec2,
-    min_cos: f32,
+pub(super) struct Radii {
+    pub(super) sight2: f32,
+    pub(super) near2: f32,
+    pub(super) heading: Vec2,
+    pub(super) min_cos: f32,
 }
 
 /// Four equal-length candidate columns: x, y, vx, vy.
@@ -530,66 +530,173 @@ unsafe fn sum_in_order_with<L: Lanes, const NEAR: bool, const INVERSE: bool, con
         ks.end <= grid.len() && ks.len() == out.len(),
         "one output per boid"
     );
-    let len = grid.len();
+    let layout = grid.layout();
+    let inv_nx = 1.0 / layout.nx as f64;
+    // A sparse flock (at most two birds a cell on average, so that most blocks' rows are short)
+    // on AVX-512: bird by bird.
+    #[cfg(target_arch = "x86_64")]
+    if form == LaneForm::Avx512
+        && layout.nx >= 3
+        && layout.ny >= 3
+        && grid.len() <= 2 * layout.cell_count()
+    {
+        // SAFETY: the form's features are present.
+        unsafe { sum_in_order_avx512::<NEAR, INVERSE, VIEW>(grid, ks, request, radii, out) };
+        return;
+    }
+    let mut k = ks.start;
+    while k < ks.end {
+        let (cell, cx, cy) = grid.cell_holding(k, inv_nx);
+        let run_end = (grid.cell_start[cell + 1] as usize).min(ks.end);
+        let sums = &mut out[k - ks.start..run_end - ks.start];
+        // SAFETY: `L` is `form`'s, whose features are present.
+        unsafe {
+            sum_run::<L, NEAR, INVERSE, VIEW>(
+                form,
+                grid,
+                [cell, cx, cy],
+                k..run_end,
+                request,
+                radii,
+                sums,
+            )
+        };
+        k = run_end;
+    }
+}
+
+/// The sums of boids `ks` of one cell (`[cell, column, row]`) over its block.
+///
+/// # Safety
+/// `L` is `form`'s, whose CPU features must be present.
+#[inline(always)]
+unsafe fn sum_run<L: Lanes, const NEAR: bool, const INVERSE: bool, const VIEW: bool>(
+    form: LaneForm,
+    grid: &NeighbourGrid,
+    [cell, cx, cy]: [usize; 3],
+    ks: Range<usize>,
+    request: SumsRequest,
+    radii: Radii,
+    out: &mut [NeighbourSums],
+) {
     let mut block = CellBlock {
         cell: 0,
         spans: [Span::default(); 9],
         len: None,
     };
+    grid.fill_block_at(cell, cx, cy, &mut block);
+    match block.spans() {
+        Some(spans) => {
+            for s in spans {
+                assert!(s.start <= s.end && s.end <= grid.len(), "span out of range");
+            }
+            // SAFETY: the spans were checked above; the caller vouches for the form.
+            unsafe { sum_one_by_one::<L, NEAR, INVERSE, VIEW>(form, grid, spans, ks, radii, out) };
+        }
+        None => {
+            for (j, s) in ks.zip(out) {
+                grid.cell_sums_in(
+                    form,
+                    &block,
+                    j..j + 1,
+                    request,
+                    radii.min_cos,
+                    std::slice::from_mut(s),
+                );
+            }
+        }
+    }
+}
+
+/// Birds taken at a time by [`sum_in_order_avx512`].
+#[cfg(target_arch = "x86_64")]
+const FLAT: usize = 64;
+
+/// [`sum_in_order_with`] on AVX-512, bird by bird rather than cell by cell (a sparse flock has a
+/// bird or two in a cell): each bird's cell as the sort left it, and for a cell away from the
+/// grid's edges whose block's rows hold at most eight birds each, the rows' starts and lanes;
+/// those birds are then summed two at a time whatever their cells
+/// ([`super::pairs::sum_short_rows_avx512`]), the others a cell's run at a time.
+///
+/// # Safety
+/// AVX-512 F and VL and POPCNT must be present; the grid must have at least three cells across
+/// and down.
+#[cfg(target_arch = "x86_64")]
+#[inline(always)]
+unsafe fn sum_in_order_avx512<const NEAR: bool, const INVERSE: bool, const VIEW: bool>(
+    grid: &NeighbourGrid,
+    ks: Range<usize>,
+    request: SumsRequest,
+    radii: Radii,
+    out: &mut [NeighbourSums],
+) {
+    use super::pairs::{ShortRows, sum_short_rows_avx512};
+    let layout = grid.layout();
+    let (nx, ny) = (layout.nx, layout.ny);
+    let inv_nx = 1.0 / nx as f64;
     let starts = &grid.cell_start[..];
-    let last_cell = starts.len().saturating_sub(2);
-    // The cells are walked in order by their ranges (the grid's own record of who is where),
-    // starting from the first boid's cell.
-    let mut cell = if ks.is_empty() {
-        0
-    } else {
-        grid.cell_of(ks.start).min(last_cell)
-    };
-    let mut k = ks.start;
-    while k < ks.end {
-        while cell > 0 && starts[cell] as usize > k {
-            cell -= 1;
-        }
-        while starts[cell + 1] as usize <= k {
-            cell += 1;
-        }
-        let run = starts[cell] as usize..starts[cell + 1] as usize;
-        let run_end = run.end.min(ks.end);
-        let sums = &mut out[k - ks.start..run_end - ks.start];
-        grid.fill_block(cell, &mut block);
-        match block.spans() {
-            Some(spans) => {
-                for s in spans {
-                    assert!(s.start <= s.end && s.end <= len, "span out of range");
-                }
-                // SAFETY: the spans were checked above; `L` is `form`'s, whose features are
-                // present.
-                unsafe {
-                    sum_one_by_one::<L, NEAR, INVERSE, VIEW>(
-                        form,
-                        grid,
-                        spans,
-                        k..run_end,
-                        radii,
-                        sums,
-                    )
-                };
-            }
-            _ => {
-                let view_min_cos = radii.min_cos;
-                for (j, s) in (k..run_end).zip(sums) {
-                    grid.cell_sums_in(
-                        form,
-                        &block,
-                        j..j + 1,
-                        request,
-                        view_min_cos,
-                        std::slice::from_mut(s),
-                    );
+    let mut first = ks.start;
+    // Reused from batch to batch (each batch writes before it reads).
+    let mut inner = [ShortRows::default(); FLAT];
+    let mut others = [[0usize; 4]; FLAT];
+    while first < ks.end {
+        let batch = first..(first + FLAT).min(ks.end);
+        // Birds of cells away from the edges whose rows are short, and the rest.
+        let (mut inners, mut other) = (0, 0);
+        for k in batch.clone() {
+            let (cell, cx, cy) = grid.cell_holding(k, inv_nx);
+            if cx.wrapping_sub(1) < nx - 2 && cy.wrapping_sub(1) < ny - 2 {
+                // Three rows of three cells from `cell - nx - 1`, no shifts.
+                let rows = [0, 1, 2].map(|r| {
+                    let row = cell + r * nx - nx - 1;
+                    (starts[row], starts[row + 3])
+                });
+                if rows.iter().all(|&(s, e)| e - s <= LANES as u32) {
+                    inner[inners] = ShortRows {
+                        k: k as u32,
+                        start: rows.map(|(s, _)| s),
+                        mask: rows.map(|(s, e)| ((1u32 << (e - s)) - 1) as u8),
+                    };
+                    inners += 1;
+                    continue;
                 }
             }
+            others[other] = [k, cell, cx, cy];
+            other += 1;
         }
-        k = run_end;
+        let inner = &inner[..inners];
+        for b in inner {
+            assert!(ks.contains(&(b.k as usize)), "one output per bird");
+        }
+        // SAFETY: the caller vouches for the features; the rows lie within the columns, and
+        // every bird's output is within `out` (checked above).
+        unsafe { sum_short_rows_avx512::<NEAR, INVERSE, VIEW>(grid, inner, ks.start, radii, out) };
+        // The others a cell's run at a time (a cell's birds are consecutive).
+        let others = &others[..other];
+        let mut i = 0;
+        while i < others.len() {
+            let [k, cell, cx, cy] = others[i];
+            let mut j = i + 1;
+            while j < others.len() && others[j][1] == cell && others[j][0] == k + (j - i) {
+                j += 1;
+            }
+            let run = k..k + (j - i);
+            let sums = &mut out[run.start - ks.start..run.end - ks.start];
+            // SAFETY: the caller vouches for the features.
+            unsafe {
+                sum_run::<super::lanes::Avx512, NEAR, INVERSE, VIEW>(
+                    LaneForm::Avx512,
+                    grid,
+                    [cell, cx, cy],
+                    run,
+                    request,
+                    radii,
+                    sums,
+                )
+            };
+            i = j;
+        }
+        first = batch.end;
     }
 }
 

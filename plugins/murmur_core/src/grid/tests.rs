@@ -623,3 +623,96 @@ fn sums_in_cell_order_are_each_cells_sums_on_every_lane_form() {
         }
     }
 }
+
+#[cfg(target_arch = "x86_64")]
+#[test]
+fn birds_of_different_cells_summed_two_at_a_time_give_each_cells_bits() {
+    use super::pairs::{ShortRows, sum_short_rows_avx512};
+    use super::sums::LaneForm;
+    if !LaneForm::available().contains(&LaneForm::Avx512) {
+        eprintln!("no AVX-512 here: the pairs are not built for this CPU");
+        return;
+    }
+    let bounds = WorldBounds::centred(100.0, 100.0, false);
+    let points = random_points(400, &bounds, 21);
+    let vel: Vec<Vec2> = (0..points.len())
+        .map(|i| Vec2::from_angle(i as f32 * 0.43) * (0.5 + (i % 5) as f32))
+        .collect();
+    for (near_offsets, inverse, min_cos) in [(true, false, -1.0), (true, true, 0.2)] {
+        let request = SumsRequest {
+            sight: 5.0,
+            near: 2.0,
+            near_offsets,
+            inverse,
+        };
+        let mut grid = NeighbourGrid::new();
+        grid.rebuild(&bounds, request.sight, &points, &vel);
+        let n = grid.len();
+        let mut expected = vec![NeighbourSums::default(); n];
+        for cell in 0..grid.layout().cell_count() {
+            let ks = grid.cell_range(cell);
+            let block = grid.block(cell);
+            let out = &mut expected[ks.clone()];
+            grid.cell_sums_in(LaneForm::Plain, &block, ks, request, min_cos, out);
+        }
+        // The birds of cells away from the edges whose three rows hold at most eight birds.
+        let (nx, ny) = (grid.layout().nx, grid.layout().ny);
+        let mut birds = Vec::new();
+        for cell in 0..grid.layout().cell_count() {
+            let (cx, cy) = (cell % nx, cell / nx);
+            if !(1..nx - 1).contains(&cx) || !(1..ny - 1).contains(&cy) {
+                continue;
+            }
+            let rows = [0, 1, 2].map(|r| {
+                let first = (cy + r - 1) * nx + cx - 1;
+                (grid.cell_start[first], grid.cell_start[first + 3])
+            });
+            if rows.iter().all(|&(s, e)| e - s <= 8) {
+                for k in grid.cell_range(cell) {
+                    birds.push(ShortRows {
+                        k: k as u32,
+                        start: rows.map(|(s, _)| s),
+                        mask: rows.map(|(s, e)| ((1u32 << (e - s)) - 1) as u8),
+                    });
+                }
+            }
+        }
+        assert!(birds.len() > 150, "most birds: {}", birds.len());
+        let cell_of = |b: &ShortRows| grid.cell_of(b.k as usize);
+        assert!(
+            birds
+                .chunks(2)
+                .any(|p| p.len() == 2 && cell_of(&p[0]) != cell_of(&p[1])),
+            "some pairs join birds of two cells"
+        );
+        // All of them (pairs), and an odd number (the last bird alone in its register).
+        let odd = birds.len() - 1 - birds.len() % 2;
+        for some in [&birds[..], &birds[..odd]] {
+            let radii = super::sums::Radii {
+                sight2: request.sight * request.sight,
+                near2: request.near * request.near,
+                heading: Vec2::ZERO,
+                min_cos,
+            };
+            let mut got = vec![NeighbourSums::default(); n];
+            // SAFETY: AVX-512 was found above; the rows are the grid's own.
+            unsafe {
+                match (inverse, min_cos > -1.0) {
+                    (false, false) => {
+                        sum_short_rows_avx512::<true, false, false>(&grid, some, 0, radii, &mut got)
+                    }
+                    _ => sum_short_rows_avx512::<true, true, true>(&grid, some, 0, radii, &mut got),
+                }
+            }
+            for b in some {
+                let k = b.k as usize;
+                assert!(
+                    same_bits(&got[k], &expected[k]),
+                    "bird {k}: {:?} vs {:?}",
+                    got[k],
+                    expected[k]
+                );
+            }
+        }
+    }
+}
