@@ -672,8 +672,10 @@ fn print_tables(lines: &[serde_json::Value]) {
         let p = &l["ecs_phase_ms"];
         println!(
             "  a tick of the plugins, phase by phase (ms, one more window): CollectNeighbours \
-             {:.2}, Steer {:.2}, FollowLeader to TurnAtEdges {:.2}, Integrate {:.2} (moving) + \
-             {:.2} (hunters and the write-back to the entities); FastFlock's whole tick {:.2}",
+             {:.2}, Steer {:.2} (the move worked out with it, when nothing changes the \
+             accelerations after it), FollowLeader to TurnAtEdges {:.2}, Integrate {:.2} (the \
+             move, or taking the one worked out) + {:.2} (hunters and the write-back to the \
+             entities); FastFlock's whole tick {:.2}",
             f(&p["collect_neighbours"]),
             f(&p["steer"]),
             f(&p["follow_leader_to_turn_at_edges"]),

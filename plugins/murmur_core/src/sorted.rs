@@ -1,7 +1,8 @@
 //! [`SortedFlock`]: a flock's birds kept in the neighbour grid's cell order from tick to tick,
 //! each cell's birds by id, with the tick's phases as passes over them. [`crate::fast::FastFlock`]
 //! runs the phases fused into one pass; the Bevy plugins run them one system at a time, so that
-//! other systems (obstacle avoidance, a game's own) can sit between them. Both give the bits of
+//! other systems (obstacle avoidance, a game's own) can sit between them, and the steering works
+//! the move out in the same pass for the move to take when none of them changed anything. Both give the bits of
 //! [`crate::sim::FlockSim`], which sorts columns kept in id order afresh every tick: the order
 //! in which a bird's neighbours are summed is the same in all three (cells in a fixed order, each
 //! cell's birds by id).
@@ -17,6 +18,7 @@ use crate::sim::LeaderState;
 use crate::world::WorldBounds;
 use glam::Vec2;
 use rayon::prelude::*;
+use std::mem::MaybeUninit;
 
 /// Sorted birds per parallel work item: large enough to amortise scheduling, small enough to
 /// balance.
@@ -106,8 +108,26 @@ pub struct SortedFlock {
     sorted: bool,
     /// See [`SortedFlock::changed_since_integrate`].
     changed_since_integrate: bool,
+    /// The move worked out with the steering (see [`SortedFlock::steer`]), for
+    /// [`SortedFlock::integrate`] to take.
+    ahead: Option<Ahead>,
+    /// Something changed the accelerations (or the birds) between this tick's steering and its
+    /// move.
+    changed_after_steering: bool,
+    /// ... and so it did last tick: this tick's steering does not work the move out.
+    changed_after_steering_last_tick: bool,
     tick: u64,
     seed: u64,
+}
+
+/// The birds' next state, worked out with their steering: what [`SortedFlock::integrate`] would
+/// compute, should nothing change the accelerations before it.
+#[derive(Clone, Debug)]
+struct Ahead {
+    columns: Columns,
+    cells: Vec<u32>,
+    /// The parameters it was worked out with.
+    params: FlockParams,
 }
 
 impl SortedFlock {
@@ -181,7 +201,23 @@ impl SortedFlock {
 
     /// This tick's accelerations, to add to (obstacle avoidance and other steering).
     pub fn acc_mut(&mut self) -> &mut [Vec2] {
+        self.change_after_steering();
         &mut self.acc
+    }
+
+    /// True when the last [`SortedFlock::steer`] worked the move out too and nothing has
+    /// changed since: [`SortedFlock::integrate`] will take it rather than move the birds afresh.
+    pub fn move_worked_out(&self) -> bool {
+        self.ahead.is_some()
+    }
+
+    /// Notes that the accelerations or the birds changed after the steering: the move worked
+    /// out with it, if any, no longer holds (its columns go back to the grid).
+    fn change_after_steering(&mut self) {
+        self.changed_after_steering = true;
+        if let Some(ahead) = self.ahead.take() {
+            self.grid.return_spare(ahead.columns, ahead.cells);
+        }
     }
 
     /// Neighbours each bird considered in its last steering (its local flock size), by slot.
@@ -214,6 +250,7 @@ impl SortedFlock {
 
     /// Adds a bird in the last slot (sorted in at the next [`SortedFlock::sort`]).
     pub fn push(&mut self, id: u32, pos: Vec2, vel: Vec2, flags: BirdFlags) {
+        self.change_after_steering();
         self.grid.push(pos, vel);
         self.ids.push(id);
         self.flags.push(flags);
@@ -223,6 +260,7 @@ impl SortedFlock {
 
     /// Removes the bird in `slot`, moving the last bird into its place; returns its id.
     pub fn swap_remove(&mut self, slot: usize) -> u32 {
+        self.change_after_steering();
         self.grid.swap_remove(slot);
         self.flags.swap_remove(slot);
         self.sorted = false;
@@ -232,6 +270,7 @@ impl SortedFlock {
 
     /// Sets the position and velocity of the bird in `slot` (a bird moved by something else).
     pub fn set_state(&mut self, slot: usize, pos: Vec2, vel: Vec2) {
+        self.change_after_steering();
         self.grid.set(slot, pos, vel);
         self.sorted = false;
         self.changed_since_integrate = true;
@@ -239,6 +278,7 @@ impl SortedFlock {
 
     /// Sets what moves the bird in `slot` besides the flock.
     pub fn set_flags(&mut self, slot: usize, flags: BirdFlags) {
+        self.change_after_steering();
         self.flags[slot] = flags;
     }
 
@@ -271,6 +311,10 @@ impl SortedFlock {
     /// [`SortedFlock::sort`], calling `on_slot(slot, id)` for every bird's new slot as the ids
     /// are moved (an index of slots by id kept up to date in the same pass).
     pub fn sort_with(&mut self, params: &FlockParams, on_slot: impl Fn(usize, u32) + Sync) {
+        // A move worked out but never taken (the tick ended without one) is dropped.
+        if let Some(ahead) = self.ahead.take() {
+            self.grid.return_spare(ahead.columns, ahead.cells);
+        }
         let bounds = self.grid_bounds(params);
         self.grid
             .resort(&bounds, params.model.interaction_radius(), &self.ids);
@@ -312,8 +356,23 @@ impl SortedFlock {
 
     /// The `Steer` phase: every bird's acceleration from its model (replacing the last tick's)
     /// and the number of neighbours it considered.
+    ///
+    /// Unless the accelerations were changed between the steering and the move last tick (by
+    /// [`SortedFlock::acc_mut`], leaders, predators, turning edges or birds changed), the move
+    /// is worked out here too, bird by bird in the same pass, as [`SortedFlock::step`] does it;
+    /// [`SortedFlock::integrate`] then takes it, should nothing change in between (else it is
+    /// dropped and the move done afresh). The same bits either way; a pass over the birds and
+    /// their accelerations saved.
     pub fn steer(&mut self, params: &FlockParams) {
+        if let Some(ahead) = self.ahead.take() {
+            self.grid.return_spare(ahead.columns, ahead.cells);
+        }
+        self.changed_after_steering = false;
         self.acc.resize(self.len(), Vec2::ZERO);
+        if !self.changed_after_steering_last_tick && params.edges.mode != EdgeMode::Turn {
+            self.steer_and_move(params);
+            return;
+        }
         let ctx = self.context(&self.ids_before, params);
         let grid = &self.grid;
         let one = |(chunk, (acc, neighbours)): (usize, (&mut [Vec2], &mut [u32]))| {
@@ -333,11 +392,64 @@ impl SortedFlock {
         for_each_chunk!(grid.len() >= PARALLEL_FROM, &one, self.acc, self.neighbours);
     }
 
+    /// [`SortedFlock::steer`] with the move worked out in the same pass, kept for
+    /// [`SortedFlock::integrate`].
+    fn steer_and_move(&mut self, params: &FlockParams) {
+        let mut spare = self.grid.take_spare();
+        let mut cells = self.grid.take_spare_cells();
+        let shared = StepShared {
+            ctx: self.context(&self.ids_before, params),
+            grid: &self.grid,
+            params,
+            leaders: &[],
+            predators: &[],
+            flags: &self.flags,
+        };
+        let parallel = self.grid.len() >= PARALLEL_FROM;
+        let Columns { px, py, vx, vy } = &mut spare;
+        let one = |(chunk, ((((((px, py), vx), vy), cells), neighbours), acc)): (
+            usize,
+            ((ChunkOfState<'_>, &mut [u32]), &mut [Vec2]),
+        )| {
+            // SAFETY: `MaybeUninit<Vec2>` has `Vec2`'s layout, and only initialised values are
+            // written through it (the steering of every bird of the chunk).
+            let steering = unsafe { &mut *(acc as *mut [Vec2] as *mut [MaybeUninit<Vec2>]) };
+            let out = ChunkOut {
+                first: chunk * CHUNK,
+                px,
+                py,
+                vx,
+                vy,
+                cells,
+                neighbours,
+            };
+            steer_and_move_chunk(&shared, out, steering);
+        };
+        for_each_chunk!(
+            parallel,
+            &one,
+            px,
+            py,
+            vx,
+            vy,
+            cells,
+            self.neighbours,
+            self.acc
+        );
+        self.ahead = Some(Ahead {
+            columns: spare,
+            cells,
+            // (No allocation: the parameters hold no heap memory.)
+            params: params.clone(),
+        });
+    }
+
     /// Part of the `FollowLeader` phase: adds each leader's pull (or push).
     pub fn follow_leaders(&mut self, params: &FlockParams, leaders: &[LeaderState]) {
         if leaders.is_empty() {
             return;
         }
+        self.change_after_steering();
         let world = params.bounds();
         let speed = params.model.cruise_speed();
         let grid = &self.grid;
@@ -355,6 +467,7 @@ impl SortedFlock {
         if predators.is_empty() {
             return;
         }
+        self.change_after_steering();
         let world = params.bounds();
         let grid = &self.grid;
         for_each_acc(&mut self.acc, |k, a| {
@@ -370,6 +483,7 @@ impl SortedFlock {
         if params.edges.mode != EdgeMode::Turn {
             return;
         }
+        self.change_after_steering();
         let world = params.bounds();
         let grid = &self.grid;
         for_each_acc(&mut self.acc, |k, a| {
@@ -396,6 +510,25 @@ impl SortedFlock {
             self.len(),
             "steer the flock before moving it"
         );
+        self.changed_after_steering_last_tick = self.changed_after_steering;
+        if let Some(ahead) = self.ahead.take() {
+            if ahead.params == *params {
+                // The move worked out with the steering holds: nothing changed since.
+                self.grid
+                    .replace_columns_with_cells(ahead.columns, ahead.cells);
+                let c = self.grid.columns();
+                for (k, (&id, &count)) in self.ids.iter().zip(&self.neighbours).enumerate() {
+                    let (pos, vel) = c.get(k);
+                    on_bird(k, id, pos, vel, count);
+                }
+                self.tick += 1;
+                self.changed_since_integrate = false;
+                return;
+            }
+            // Other parameters than the steering's: moved afresh below.
+            self.grid.return_spare(ahead.columns, ahead.cells);
+            self.changed_after_steering_last_tick = true;
+        }
         let world = params.bounds();
         let layout = *self.grid.layout();
         let (acc, flags, ids, neighbours) = (&self.acc, &self.flags, &self.ids, &self.neighbours);
@@ -465,83 +598,33 @@ impl SortedFlock {
         self.sort(params);
         let mut spare = self.grid.take_spare();
         let mut cells = self.grid.take_spare_cells();
-        let ctx = self.context(&self.ids_before, params);
-        let grid = &self.grid;
-        let layout = *grid.layout();
-        let world = params.bounds();
-        let speed = params.model.cruise_speed();
-        let turn = params.edges.mode == EdgeMode::Turn;
-        let extra_steering = !leaders.is_empty() || !predators.is_empty() || turn;
-        let flags = &self.flags;
-        let parallel = grid.len() >= PARALLEL_FROM;
+        let shared = StepShared {
+            ctx: self.context(&self.ids_before, params),
+            grid: &self.grid,
+            params,
+            leaders,
+            predators,
+            flags: &self.flags,
+        };
+        let parallel = self.grid.len() >= PARALLEL_FROM;
         let Columns { px, py, vx, vy } = &mut spare;
         let one = |(chunk, (((((px, py), vx), vy), cells), neighbours)): (
             usize,
             (ChunkOfState<'_>, &mut [u32]),
         )| {
-            let first = chunk * CHUNK;
-            let end = first + px.len();
-            // Two passes: the steering of every bird first, then the per-bird updates, whose
-            // square roots and divisions then overlap from bird to bird.
             // Not cleared (8 KiB a chunk, a good part of a small flock's tick): the steering
-            // below writes every entry of the chunk before the updates read it.
+            // writes every entry of the chunk before the move reads it.
             let mut steering = [std::mem::MaybeUninit::<Vec2>::uninit(); CHUNK];
-            steer_run(grid, params, &ctx, first, end, |k, a, count| {
-                steering[k - first].write(a);
-                neighbours[k - first] = count;
-            });
-            // SAFETY: `steer_run` hands over every slot of `first..end` (it walks the range cell
-            // run by cell run to its end), so the first `px.len()` entries are written.
-            let steering: &[Vec2] =
-                unsafe { std::slice::from_raw_parts(steering.as_ptr().cast(), px.len()) };
-            let c = grid.columns();
-            for at in (0..px.len()).step_by(LANES) {
-                let m = (px.len() - at).min(LANES);
-                let (from, to) = (first + at, first + at + m);
-                let mut lane = [[0.0f32; LANES]; 6];
-                let [x, y, u, w, ax, ay] = &mut lane;
-                x[..m].copy_from_slice(&c.px[from..to]);
-                y[..m].copy_from_slice(&c.py[from..to]);
-                u[..m].copy_from_slice(&c.vx[from..to]);
-                w[..m].copy_from_slice(&c.vy[from..to]);
-                for (l, a) in steering[at..at + m].iter().enumerate() {
-                    (ax[l], ay[l]) = (a.x, a.y);
-                }
-                if extra_steering {
-                    for l in 0..m {
-                        let (p, v) = (Vec2::new(x[l], y[l]), Vec2::new(u[l], w[l]));
-                        let mut a = Vec2::new(ax[l], ay[l]);
-                        // In the order of the phases.
-                        for leader in leaders {
-                            a += leader.params.steer(world.delta(p, leader.pos), v, speed);
-                        }
-                        for predator in predators {
-                            a += predator.params.flee(world.delta(predator.pos, p));
-                        }
-                        if turn {
-                            a += params.edges.turn_acceleration(&world, p);
-                        }
-                        (ax[l], ay[l]) = (a.x, a.y);
-                    }
-                }
-                crate::sim::integrate_lanes(params, &world, m, &mut lane);
-                let [x, y, u, w, ..] = &lane;
-                // The next sort's work, done while the birds are at hand: their cells, should
-                // the grid keep its layout (positions on a torus are wrapped already).
-                let cell = layout.cell_indices(x, y);
-                for l in 0..m {
-                    let k = at + l;
-                    if flags[from + l].piloted() {
-                        let p = world.wrap(Vec2::new(c.px[from + l], c.py[from + l]));
-                        (px[k], py[k]) = (c.px[from + l], c.py[from + l]);
-                        (vx[k], vy[k]) = (c.vx[from + l], c.vy[from + l]);
-                        cells[k] = layout.cell_index(p) as u32;
-                        continue;
-                    }
-                    (px[k], py[k], vx[k], vy[k]) = (x[l], y[l], u[l], w[l]);
-                    cells[k] = cell[l];
-                }
-            }
+            let out = ChunkOut {
+                first: chunk * CHUNK,
+                px,
+                py,
+                vx,
+                vy,
+                cells,
+                neighbours,
+            };
+            steer_and_move_chunk(&shared, out, &mut steering);
         };
         for_each_chunk!(parallel, &one, px, py, vx, vy, cells, self.neighbours);
         self.grid.replace_columns_with_cells(spare, cells);
@@ -566,6 +649,107 @@ impl SortedFlock {
             .collect();
         by_id.sort_unstable_by_key(|b| b.0);
         by_id.into_iter().map(|(_, p, v)| (p, v)).unzip()
+    }
+}
+
+/// What every chunk of a steering-and-move pass reads.
+struct StepShared<'a> {
+    ctx: SteerContext<'a>,
+    grid: &'a NeighbourGrid,
+    params: &'a FlockParams,
+    leaders: &'a [LeaderState],
+    predators: &'a [PredatorState],
+    flags: &'a [BirdFlags],
+}
+
+/// Where one chunk of a steering-and-move pass writes: the new state, cells and neighbour
+/// counts of the sorted birds from `first` on.
+struct ChunkOut<'a> {
+    first: usize,
+    px: &'a mut [f32],
+    py: &'a mut [f32],
+    vx: &'a mut [f32],
+    vy: &'a mut [f32],
+    cells: &'a mut [u32],
+    neighbours: &'a mut [u32],
+}
+
+/// One chunk of the tick's phases fused: the steering of every bird of the chunk into
+/// `steering` first, then the leaders', predators' and edges' pulls and the move, eight birds
+/// at a time, whose square roots and divisions then overlap from bird to bird.
+#[inline(always)]
+fn steer_and_move_chunk(s: &StepShared, out: ChunkOut, steering: &mut [MaybeUninit<Vec2>]) {
+    let ChunkOut {
+        first,
+        px,
+        py,
+        vx,
+        vy,
+        cells,
+        neighbours,
+    } = out;
+    let (grid, params, flags) = (s.grid, s.params, s.flags);
+    let layout = *grid.layout();
+    let world = params.bounds();
+    let speed = params.model.cruise_speed();
+    let turn = params.edges.mode == EdgeMode::Turn;
+    let extra_steering = !s.leaders.is_empty() || !s.predators.is_empty() || turn;
+    let end = first + px.len();
+    steer_run(grid, params, &s.ctx, first, end, |k, a, count| {
+        steering[k - first].write(a);
+        neighbours[k - first] = count;
+    });
+    // SAFETY: `steer_run` hands over every slot of `first..end` (it walks the range cell
+    // run by cell run to its end), so the first `px.len()` entries are written.
+    let steering: &[Vec2] =
+        unsafe { std::slice::from_raw_parts(steering.as_ptr().cast(), px.len()) };
+    let c = grid.columns();
+    for at in (0..px.len()).step_by(LANES) {
+        let m = (px.len() - at).min(LANES);
+        let (from, to) = (first + at, first + at + m);
+        let mut lane = [[0.0f32; LANES]; 6];
+        let [x, y, u, w, ax, ay] = &mut lane;
+        x[..m].copy_from_slice(&c.px[from..to]);
+        y[..m].copy_from_slice(&c.py[from..to]);
+        u[..m].copy_from_slice(&c.vx[from..to]);
+        w[..m].copy_from_slice(&c.vy[from..to]);
+        for (l, a) in steering[at..at + m].iter().enumerate() {
+            (ax[l], ay[l]) = (a.x, a.y);
+        }
+        if extra_steering {
+            for l in 0..m {
+                let (p, v) = (Vec2::new(x[l], y[l]), Vec2::new(u[l], w[l]));
+                let mut a = Vec2::new(ax[l], ay[l]);
+                // In the order of the phases.
+                for leader in s.leaders {
+                    a += leader.params.steer(world.delta(p, leader.pos), v, speed);
+                }
+                for predator in s.predators {
+                    a += predator.params.flee(world.delta(predator.pos, p));
+                }
+                if turn {
+                    a += params.edges.turn_acceleration(&world, p);
+                }
+                (ax[l], ay[l]) = (a.x, a.y);
+            }
+        }
+        crate::sim::integrate_lanes(params, &world, m, &mut lane);
+        let [x, y, u, w, ..] = &lane;
+        // The next sort's work, done while the birds are at hand: their cells, should
+        // the grid keep its layout (positions on a torus are wrapped already).
+        let cell = layout.cell_indices(x, y);
+        for l in 0..m {
+            let k = at + l;
+            if flags[from + l].piloted() {
+                let p = world.wrap(Vec2::new(c.px[from + l], c.py[from + l]));
+                (px[k], py[k]) = (c.px[from + l], c.py[from + l]);
+                (vx[k], vy[k]) = (c.vx[from + l], c.vy[from + l]);
+                cells[k] = layout.cell_index(p) as u32;
+                continue;
+            }
+            (px[k], py[k], vx[k], vy[k]) = (x[l], y[l], u[l], w[l]);
+            cells[k] = cell[l];
+        }
     }
 }
 

@@ -160,3 +160,91 @@ fn a_piloted_bird_keeps_its_state_and_is_seen() {
     let slot = fused.ids().iter().position(|&id| id == 17).unwrap();
     assert!(fused.neighbours()[slot] > 0, "but it sees its flock mates");
 }
+
+/// One tick of the phases, with `between` run between the steering and the move.
+fn phases(
+    flock: &mut SortedFlock,
+    p: &murmur_core::params::FlockParams,
+    between: impl FnOnce(&mut SortedFlock),
+) {
+    flock.sort(p);
+    flock.steer(p);
+    between(flock);
+    flock.integrate(p);
+}
+
+#[test]
+fn the_move_worked_out_with_the_steering_is_the_move_done_afresh() {
+    let p = params("reynolds", &[]);
+    let (pos, vel) = murmur_core::sim::initial_boids(&p, 500, 4);
+    let mut ahead = SortedFlock::from_state(&pos, &vel, 4);
+    let mut afresh = SortedFlock::from_state(&pos, &vel, 4);
+    let mut worked_out = 0;
+    assert_ne!(
+        p.edges.mode,
+        EdgeMode::Turn,
+        "turning edges change the accelerations"
+    );
+    for _ in 0..40 {
+        phases(&mut ahead, &p, |f| worked_out += f.move_worked_out() as u32);
+        // Touching the accelerations (without changing them) drops the move worked out.
+        phases(&mut afresh, &p, |f| {
+            f.acc_mut();
+            assert!(!f.move_worked_out());
+        });
+        assert_eq!(ahead.state_hash(), afresh.state_hash());
+    }
+    assert_eq!(
+        worked_out, 40,
+        "every tick of the untouched flock worked its move out"
+    );
+}
+
+#[test]
+fn a_flock_whose_accelerations_change_every_tick_moves_afresh_without_waste() {
+    let p = params("cornell", &["edges.mode=wrap"]);
+    let (pos, vel) = murmur_core::sim::initial_boids(&p, 400, 6);
+    let mut flock = SortedFlock::from_state(&pos, &vel, 6);
+    let mut phased = SortedFlock::from_state(&pos, &vel, 6);
+    for tick in 0..20 {
+        let push = |f: &mut SortedFlock| {
+            for a in f.acc_mut() {
+                *a += Vec2::new(0.01, -0.02);
+            }
+        };
+        phases(&mut flock, &p, |f| {
+            // Worked out on the first tick only: after a tick whose accelerations changed, the
+            // steering no longer works the move out.
+            assert_eq!(f.move_worked_out(), tick == 0, "tick {tick}");
+            push(f);
+        });
+        phases(&mut phased, &p, push);
+        assert_eq!(flock.state_hash(), phased.state_hash());
+    }
+}
+
+#[test]
+fn parameters_changed_between_the_steering_and_the_move_are_the_moves() {
+    // The move worked out with the steering's parameters is not taken with others.
+    let p = params("cornell", &["edges.mode=wrap"]);
+    let mut faster = p.clone();
+    faster.model = params("cornell", &["max_speed=9"]).model;
+    let (pos, vel) = murmur_core::sim::initial_boids(&p, 300, 8);
+    let mut flock = SortedFlock::from_state(&pos, &vel, 8);
+    let mut afresh = SortedFlock::from_state(&pos, &vel, 8);
+    for tick in 0..20u32 {
+        // Every other tick moved with other parameters than it steered with.
+        let moved_with = if tick.is_multiple_of(2) { &faster } else { &p };
+        flock.sort(&p);
+        flock.steer(&p);
+        if tick == 0 {
+            assert!(flock.move_worked_out());
+        }
+        flock.integrate(moved_with);
+        afresh.sort(&p);
+        afresh.steer(&p);
+        afresh.acc_mut();
+        afresh.integrate(moved_with);
+        assert_eq!(flock.state_hash(), afresh.state_hash(), "tick {tick}");
+    }
+}

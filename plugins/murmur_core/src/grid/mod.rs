@@ -360,6 +360,13 @@ impl NeighbourGrid {
         spare
     }
 
+    /// Gives back, unused, the spare columns and cells taken with [`NeighbourGrid::take_spare`]
+    /// and [`NeighbourGrid::take_spare_cells`] (so that the next take allocates nothing).
+    pub fn return_spare(&mut self, columns: Columns, cells: Vec<u32>) {
+        self.back = columns;
+        self.spare_cells = cells;
+    }
+
     /// Makes `columns` the grid's boids (same order) and keeps the old ones as spare.
     pub fn replace_columns(&mut self, columns: Columns) {
         assert_eq!(columns.px.len(), self.len(), "one entry per boid");
