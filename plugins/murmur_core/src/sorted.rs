@@ -2,10 +2,10 @@
 //! each cell's birds by id, with the tick's phases as passes over them. [`crate::fast::FastFlock`]
 //! runs the phases fused into one pass; the Bevy plugins run them one system at a time, so that
 //! other systems (obstacle avoidance, a game's own) can sit between them, and the steering works
-//! the move out in the same pass for the move to take when none of them changed anything. Both give the bits of
-//! [`crate::sim::FlockSim`], which sorts columns kept in id order afresh every tick: the order
-//! in which a bird's neighbours are summed is the same in all three (cells in a fixed order, each
-//! cell's birds by id).
+//! the move out in the same pass for the move to take when none of them changed anything. Both
+//! give the bits of [`crate::sim::FlockSim`], which sorts columns kept in id order afresh every
+//! tick: the order in which a bird's neighbours are summed is the same in all three (cells in a
+//! fixed order, each cell's birds by id).
 
 use crate::edges::EdgeMode;
 use crate::grid::{Columns, NeighbourGrid, NeighbourSums};
