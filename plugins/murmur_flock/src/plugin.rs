@@ -22,7 +22,9 @@ pub enum FlockSystems {
     /// Each flock takes in what changed among its birds since its last tick (birds spawned,
     /// despawned, moved by the game, piloted), then counting-sorts them into its neighbour grid.
     CollectNeighbours,
-    /// Each bird's model turns its neighbourhood into an acceleration.
+    /// Each bird's model turns its neighbourhood into an acceleration (and, when nothing
+    /// changed the accelerations after this phase on the tick before, the move is worked out
+    /// with it, for `Integrate` to take should nothing change them this time either).
     Steer,
     /// Leaders add their pull (seek, arrive, orbit) or push (flee); then birds within a
     /// predator's range turn away from it.
