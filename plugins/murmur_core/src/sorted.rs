@@ -540,15 +540,11 @@ impl SortedFlock {
             let first = chunk * CHUNK;
             for at in (0..px.len()).step_by(LANES) {
                 let m = (px.len() - at).min(LANES);
-                let mut lane = [[0.0f32; LANES]; 6];
-                let [x, y, u, w, ax, ay] = &mut lane;
-                x[..m].copy_from_slice(&px[at..at + m]);
-                y[..m].copy_from_slice(&py[at..at + m]);
-                u[..m].copy_from_slice(&vx[at..at + m]);
-                w[..m].copy_from_slice(&vy[at..at + m]);
-                for (l, a) in acc[first + at..first + at + m].iter().enumerate() {
-                    (ax[l], ay[l]) = (a.x, a.y);
-                }
+                let mut lane = lanes_of(
+                    [&*px, &*py, &*vx, &*vy],
+                    at..at + m,
+                    &acc[first + at..first + at + m],
+                );
                 crate::sim::integrate_lanes(params, &world, m, &mut lane);
                 let [x, y, u, w, ..] = &lane;
                 let cell = layout.cell_indices(x, y);
@@ -707,15 +703,12 @@ fn steer_and_move_chunk(s: &StepShared, out: ChunkOut, steering: &mut [MaybeUnin
     for at in (0..px.len()).step_by(LANES) {
         let m = (px.len() - at).min(LANES);
         let (from, to) = (first + at, first + at + m);
-        let mut lane = [[0.0f32; LANES]; 6];
+        let mut lane = lanes_of(
+            [&c.px, &c.py, &c.vx, &c.vy],
+            from..to,
+            &steering[at..at + m],
+        );
         let [x, y, u, w, ax, ay] = &mut lane;
-        x[..m].copy_from_slice(&c.px[from..to]);
-        y[..m].copy_from_slice(&c.py[from..to]);
-        u[..m].copy_from_slice(&c.vx[from..to]);
-        w[..m].copy_from_slice(&c.vy[from..to]);
-        for (l, a) in steering[at..at + m].iter().enumerate() {
-            (ax[l], ay[l]) = (a.x, a.y);
-        }
         if extra_steering {
             for l in 0..m {
                 let (p, v) = (Vec2::new(x[l], y[l]), Vec2::new(u[l], w[l]));
@@ -751,6 +744,26 @@ fn steer_and_move_chunk(s: &StepShared, out: ChunkOut, steering: &mut [MaybeUnin
             cells[k] = cell[l];
         }
     }
+}
+
+/// Up to eight birds as the move takes them: lanes of x, y, vx, vy (`columns[birds]`) and the
+/// acceleration's x and y (`acc`, one per bird, at most [`LANES`]); the lanes beyond them zero.
+#[inline(always)]
+fn lanes_of(
+    columns: [&[f32]; 4],
+    birds: std::ops::Range<usize>,
+    acc: &[Vec2],
+) -> [[f32; LANES]; 6] {
+    let m = acc.len();
+    let mut lane = [[0.0f32; LANES]; 6];
+    for (lane, column) in lane.iter_mut().zip(columns) {
+        lane[..m].copy_from_slice(&column[birds.clone()]);
+    }
+    let [.., ax, ay] = &mut lane;
+    for (l, a) in acc.iter().enumerate() {
+        (ax[l], ay[l]) = (a.x, a.y);
+    }
+    lane
 }
 
 /// Calls `f(slot, acceleration)` for every bird, on all threads or on this one.
