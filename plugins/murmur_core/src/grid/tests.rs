@@ -564,6 +564,30 @@ fn a_resort_by_ids_without_gaps_is_the_general_resort() {
     }
 }
 
+/// Every bird's sums in the plain lane form, a cell at a time over the cell's block: the
+/// reference the faster paths must match bit for bit.
+fn plain_sums_cell_by_cell(
+    grid: &NeighbourGrid,
+    request: SumsRequest,
+    min_cos: f32,
+) -> Vec<NeighbourSums> {
+    let mut sums = vec![NeighbourSums::default(); grid.len()];
+    for cell in 0..grid.layout().cell_count() {
+        let ks = grid.cell_range(cell);
+        let block = grid.block(cell);
+        let out = &mut sums[ks.clone()];
+        grid.cell_sums_in(
+            super::sums::LaneForm::Plain,
+            &block,
+            ks,
+            request,
+            min_cos,
+            out,
+        );
+    }
+    sums
+}
+
 #[test]
 fn sums_in_cell_order_are_each_cells_sums_on_every_lane_form() {
     use super::sums::LaneForm;
@@ -594,13 +618,7 @@ fn sums_in_cell_order_are_each_cells_sums_on_every_lane_form() {
         let mut grid = NeighbourGrid::new();
         grid.rebuild(&bounds, request.sight, &points, &vel);
         let n = grid.len();
-        let mut each_cell = vec![NeighbourSums::default(); n];
-        for cell in 0..grid.layout().cell_count() {
-            let ks = grid.cell_range(cell);
-            let block = grid.block(cell);
-            let out = &mut each_cell[ks.clone()];
-            grid.cell_sums_in(LaneForm::Plain, &block, ks, request, min_cos, out);
-        }
+        let each_cell = plain_sums_cell_by_cell(&grid, request, min_cos);
         assert!(each_cell.iter().any(|s| s.seen > 0), "birds see each other");
         assert_eq!(
             grid.block(0).spans().is_none(),
@@ -648,13 +666,7 @@ fn birds_of_different_cells_summed_two_at_a_time_give_each_cells_bits() {
         let mut grid = NeighbourGrid::new();
         grid.rebuild(&bounds, request.sight, &points, &vel);
         let n = grid.len();
-        let mut expected = vec![NeighbourSums::default(); n];
-        for cell in 0..grid.layout().cell_count() {
-            let ks = grid.cell_range(cell);
-            let block = grid.block(cell);
-            let out = &mut expected[ks.clone()];
-            grid.cell_sums_in(LaneForm::Plain, &block, ks, request, min_cos, out);
-        }
+        let expected = plain_sums_cell_by_cell(&grid, request, min_cos);
         // The birds of cells away from the edges whose three rows hold at most eight birds.
         let (nx, ny) = (grid.layout().nx, grid.layout().ny);
         let mut birds = Vec::new();
