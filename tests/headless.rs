@@ -209,12 +209,13 @@ fn the_bench_splits_a_plugin_tick_into_its_phases() {
             .as_f64()
             .unwrap_or_else(|| panic!("{name} in {phases}"))
     };
-    let [collect, steer, between, integrate, write_back] = [
+    let [collect, steer, between, integrate, write_back, rest] = [
         "collect_neighbours",
         "steer",
         "follow_leader_to_turn_at_edges",
         "integrate",
         "write_back",
+        "rest_of_frame",
     ]
     .map(ms);
     // Every phase that does work takes time; the ones between steering and moving have no
@@ -235,5 +236,11 @@ fn the_bench_splits_a_plugin_tick_into_its_phases() {
     assert!(
         (0.3 * tick..3.0 * tick).contains(&sum),
         "phases {sum} ms against a tick of {tick} ms"
+    );
+    // The rest of the frame (Bevy's own schedules, the executor) takes some time, but not a
+    // tick's worth.
+    assert!(
+        rest > 0.0 && rest < 3.0 * tick,
+        "rest of the frame {rest} ms against a tick of {tick} ms"
     );
 }

@@ -177,6 +177,9 @@ struct PluginPhases {
     spent: [f64; PHASES + 1],
     /// When the last clock ran.
     last: Option<Instant>,
+    /// Milliseconds a tick of the app's frame outside the flock's systems (Bevy's own
+    /// schedules, time and the executor; worked out from the whole frame's time).
+    rest: f64,
 }
 
 /// Stretches of a tick the phase clocks tell apart: `CollectNeighbours`, `Steer`, `FollowLeader`
@@ -192,6 +195,7 @@ impl PluginPhases {
             "follow_leader_to_turn_at_edges": self.spent[3],
             "integrate": self.spent[4],
             "write_back": self.spent[5],
+            "rest_of_frame": self.rest,
         })
     }
 }
@@ -239,11 +243,14 @@ fn plugin_phases(
     headless::ready(&mut app);
     advance_ticks(&mut app, flock, warm);
     app.world_mut().resource_mut::<PhaseClocks>().0 = PluginPhases::default();
+    let started = Instant::now();
     let ran = advance_ticks(&mut app, flock, ticks).max(1);
+    let whole = started.elapsed().as_secs_f64() * 1e3 / ran as f64;
     let mut phases = app.world().resource::<PhaseClocks>().0;
     for ms in &mut phases.spent {
         *ms /= ran as f64;
     }
+    phases.rest = (whole - phases.spent.iter().sum::<f64>()).max(0.0);
     phases
 }
 
@@ -675,12 +682,13 @@ fn print_tables(lines: &[serde_json::Value]) {
              {:.2}, Steer {:.2} (the move worked out with it, when nothing changes the \
              accelerations after it), FollowLeader to TurnAtEdges {:.2}, Integrate {:.2} (the \
              move, or taking the one worked out) + {:.2} (hunters and the write-back to the \
-             entities); FastFlock's whole tick {:.2}",
+             entities), the rest of the frame {:.2}; FastFlock's whole tick {:.2}",
             f(&p["collect_neighbours"]),
             f(&p["steer"]),
             f(&p["follow_leader_to_turn_at_edges"]),
             f(&p["integrate"]),
             f(&p["write_back"]),
+            f(&p["rest_of_frame"]),
             1e3 / f(&l["fast_core_steps_per_s"]),
         );
     }

@@ -33,38 +33,6 @@ impl DenseSlots {
     }
 }
 
-/// The slots of a run of birds, on the stack (runs are at most [`SlotRun::CAP`] long).
-pub(crate) struct SlotRun {
-    slots: [u32; SlotRun::CAP],
-    len: usize,
-}
-
-impl SlotRun {
-    /// The longest run.
-    pub(crate) const CAP: usize = 2048;
-
-    fn new() -> Self {
-        Self {
-            slots: [0; Self::CAP],
-            len: 0,
-        }
-    }
-
-    #[inline]
-    fn push(&mut self, slot: u32) {
-        self.slots[self.len] = slot;
-        self.len += 1;
-    }
-}
-
-impl std::ops::Deref for SlotRun {
-    type Target = [u32];
-
-    fn deref(&self) -> &[u32] {
-        &self.slots[..self.len]
-    }
-}
-
 /// A flock's birds by id.
 #[derive(Debug, Default, Clone)]
 pub(crate) struct BirdIndex {
@@ -181,17 +149,14 @@ impl BirdIndex {
         }
     }
 
-    /// The slots of a run of birds, when every one of them has an id kept in the arrays (and in
-    /// use): the write-back's fast path. Kept in a buffer of the caller's thread.
-    pub(crate) fn dense_slot_run(&self, boids: &[crate::components::Boid]) -> Option<SlotRun> {
-        let mut run = SlotRun::new();
-        for boid in boids {
-            match self.slots.get(boid.id as usize) {
-                Some(&slot) if slot != NONE => run.push(slot),
-                _ => return None,
-            }
+    /// The slot of the bird with `id`, if the id is kept in the arrays (and in use): the
+    /// write-back's fast path, which falls back on [`BirdIndex::slot`] for any other.
+    #[inline]
+    pub(crate) fn dense_slot(&self, id: u32) -> Option<usize> {
+        match self.slots.get(id as usize) {
+            Some(&s) if s != NONE => Some(s as usize),
+            _ => None,
         }
-        Some(run)
     }
 
     /// A free id, above every id in use by the arrays.

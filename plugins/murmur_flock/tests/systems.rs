@@ -73,6 +73,28 @@ fn ecs_pipeline_matches_the_core_pipeline_bit_for_bit() {
 }
 
 #[test]
+fn a_flock_written_back_on_all_threads_matches_the_core_bit_for_bit() {
+    // Enough birds for the write-back to cut the table into runs for the threads (a small
+    // flock is written back on one thread, as in the test above).
+    let mut p = params("cornell");
+    let n = 40_000;
+    let r = p.model.interaction_radius();
+    p.world_size = Vec2::splat((n as f32 * std::f32::consts::PI * r * r / 20.0).sqrt());
+    let mut app = app();
+    let flock = app.world_mut().spawn_flock(p.clone(), n, 3);
+    advance_ticks(&mut app, flock, 10);
+    let mut core = FlockSim::new(p, n, 3);
+    for _ in 0..10 {
+        core.step();
+    }
+    assert_eq!(
+        flock_state_hash(app.world_mut(), flock),
+        core.state_hash(),
+        "ECS and core differ after 10 ticks of {n} birds"
+    );
+}
+
+#[test]
 fn same_seed_same_flock_whatever_the_thread_count() {
     let hash_with = |threads: usize| {
         let pool = rayon::ThreadPoolBuilder::new()

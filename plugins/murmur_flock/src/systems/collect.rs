@@ -5,7 +5,7 @@
 use crate::components::{
     BodyDriven, Boid, Flock, FlockColumns, FlockMember, Piloted, Position, Velocity,
 };
-use bevy_ecs::change_detection::ContiguousRef;
+use bevy_ecs::change_detection::{ContiguousRef, Tick};
 use bevy_ecs::prelude::*;
 use bevy_ecs::system::SystemChangeTick;
 use bevy_math::Vec2;
@@ -146,11 +146,22 @@ pub fn collect_neighbours(
                 let (pos, pos_ticks) = ContiguousRef::split(pos);
                 let (vel, vel_ticks) = ContiguousRef::split(vel);
                 let (pos_changed, vel_changed) = (pos_ticks.changed(), vel_ticks.changed());
-                for i in 0..entities.len() {
-                    if pos_changed[i].is_newer_than(last_run, this_run)
-                        || vel_changed[i].is_newer_than(last_run, this_run)
-                    {
-                        take_in(entities[i], &boids[i], &members[i], pos[i].0, vel[i].0);
+                // Most ticks nothing else moved a bird: a block of rows is looked at as a whole,
+                // without a branch per bird (vector compares), and bird by bird only where one
+                // is newer.
+                for start in (0..entities.len()).step_by(SCAN_BLOCK) {
+                    let rows = start..(start + SCAN_BLOCK).min(entities.len());
+                    let newer = |tick: &Tick| tick.is_newer_than(last_run, this_run);
+                    let any = (pos_changed[rows.clone()].iter())
+                        .zip(&vel_changed[rows.clone()])
+                        .fold(false, |any, (p, v)| any | newer(p) | newer(v));
+                    if !any {
+                        continue;
+                    }
+                    for i in rows {
+                        if newer(&pos_changed[i]) || newer(&vel_changed[i]) {
+                            take_in(entities[i], &boids[i], &members[i], pos[i].0, vel[i].0);
+                        }
                     }
                 }
             }
@@ -175,6 +186,9 @@ pub fn collect_neighbours(
         c.collected_at = ticks.this_run();
     }
 }
+
+/// Rows of a table whose change ticks the take-in looks at together.
+const SCAN_BLOCK: usize = 256;
 
 /// Removes the bird with `id` from a flock's columns and index.
 fn remove_bird(c: &mut FlockColumns, id: u32) {

@@ -34,7 +34,8 @@ struct NewState {
 }
 
 /// Writes every bird's new position (not for [`BodyDriven`] birds: their bodies move them),
-/// velocity and neighbour count to its entity, on all threads, a table of entities at a time.
+/// velocity and neighbour count to its entity, a table of entities at a time (a big one on all
+/// threads).
 /// The components are stamped as changed at the tick the flock took its birds in, so that
 /// games see them changed and the next take-in does not.
 pub fn write_back(
@@ -67,13 +68,29 @@ pub fn write_back(
         return;
     };
     use rayon::prelude::*;
-    // A table at a time, its rows cut into runs for the threads.
-    const RUN: usize = crate::index::SlotRun::CAP;
+    // A table at a time, its rows cut into runs for the threads; a small table on this thread
+    // alone (handing it to the thread pool and waiting for it costs more than it saves).
+    const RUN: usize = 2048;
     for (entities, boids, members, pos, vel, count, body_driven) in tables {
         let (pos, mut pos_ticks) = ContiguousMut::split(pos);
         let (vel, mut vel_ticks) = ContiguousMut::split(vel);
         let (count, mut count_ticks) = ContiguousMut::split(count);
-        let rows = entities
+        let write = |rows| write_rows(flocks, checked, body_driven, rows);
+        if entities.len() <= SERIAL_ROWS {
+            write(Rows {
+                entities,
+                boids,
+                members,
+                pos,
+                pos_t: pos_ticks.changed_mut(),
+                vel,
+                vel_t: vel_ticks.changed_mut(),
+                count,
+                count_t: count_ticks.changed_mut(),
+            });
+            continue;
+        }
+        entities
             .par_chunks(RUN)
             .zip(boids.par_chunks(RUN))
             .zip(members.par_chunks(RUN))
@@ -82,89 +99,183 @@ pub fn write_back(
             .zip(vel.par_chunks_mut(RUN))
             .zip(vel_ticks.changed_mut().par_chunks_mut(RUN))
             .zip(count.par_chunks_mut(RUN))
-            .zip(count_ticks.changed_mut().par_chunks_mut(RUN));
-        rows.for_each(
-            |((((((((entities, boids), members), pos), pos_t), vel), vel_t), count), count_t)| {
-                // The common case: a run of birds of one flock, none joined since the take-in:
-                // slots straight from the index, state straight from the columns.
-                if !checked
-                    && let Some(first) = members.first()
-                    && members.iter().all(|m| m.0 == first.0)
-                    && let Ok(c) = flocks.get(first.0)
-                    && let Some(slots) = c.index.dense_slot_run(boids)
-                {
-                    let birds = c.birds();
-                    let (cols, neighbours) = (birds.columns(), birds.neighbours());
-                    for (i, &slot) in slots.iter().enumerate() {
-                        let s = slot as usize;
-                        if !body_driven {
-                            pos[i].0 = Vec2::new(cols.px[s], cols.py[s]);
-                        }
-                        vel[i].0 = Vec2::new(cols.vx[s], cols.vy[s]);
-                        count[i].0 = neighbours[s];
-                    }
-                    if !body_driven {
-                        pos_t.fill(c.collected_at);
-                    }
-                    vel_t.fill(c.collected_at);
-                    count_t.fill(c.collected_at);
-                    return;
-                }
-                let mut cache = None;
-                let (mut stamp, mut all) = (None::<Tick>, true);
-                for i in 0..entities.len() {
-                    let Some((c, state)) = state_of(
-                        flocks,
-                        &mut cache,
-                        entities[i],
-                        &boids[i],
-                        &members[i],
-                        checked,
-                    ) else {
-                        all = false;
-                        continue;
-                    };
-                    stamp = Some(c.collected_at);
-                    if !body_driven {
-                        pos[i].0 = state.pos;
-                    }
-                    vel[i].0 = state.vel;
-                    count[i].0 = state.neighbours;
-                }
-                let Some(stamp) = stamp else {
-                    return;
-                };
-                // Every flock took its birds in in the same run of `collect_neighbours`, so
-                // one stamp serves the whole run of rows.
-                if all {
-                    if !body_driven {
-                        pos_t.fill(stamp);
-                    }
-                    vel_t.fill(stamp);
-                    count_t.fill(stamp);
-                    return;
-                }
-                for i in 0..entities.len() {
-                    if state_of(
-                        flocks,
-                        &mut cache,
-                        entities[i],
-                        &boids[i],
-                        &members[i],
-                        true,
-                    )
-                    .is_some()
-                    {
-                        if !body_driven {
-                            pos_t[i] = stamp;
-                        }
-                        vel_t[i] = stamp;
-                        count_t[i] = stamp;
-                    }
-                }
-            },
-        );
+            .zip(count_ticks.changed_mut().par_chunks_mut(RUN))
+            .for_each(
+                |(
+                    (((((((entities, boids), members), pos), pos_t), vel), vel_t), count),
+                    count_t,
+                )| {
+                    write(Rows {
+                        entities,
+                        boids,
+                        members,
+                        pos,
+                        pos_t,
+                        vel,
+                        vel_t,
+                        count,
+                        count_t,
+                    })
+                },
+            );
     }
+}
+
+/// Tables up to this many rows are written back on one thread.
+const SERIAL_ROWS: usize = 16_384;
+
+/// Rows of a table, as the write-back writes them: what identifies each bird, and its state
+/// with the state's change ticks.
+struct Rows<'a> {
+    entities: &'a [Entity],
+    boids: &'a [Boid],
+    members: &'a [FlockMember],
+    pos: &'a mut [Position],
+    pos_t: &'a mut [Tick],
+    vel: &'a mut [Velocity],
+    vel_t: &'a mut [Tick],
+    count: &'a mut [NeighbourCount],
+    count_t: &'a mut [Tick],
+}
+
+/// Writes the new state of a table's `rows` (positions left alone for `body_driven` birds)
+/// and stamps what it wrote as changed at the take-in's tick.
+fn write_rows(flocks: &Query<&FlockColumns>, checked: bool, body_driven: bool, rows: Rows) {
+    let Rows {
+        entities,
+        boids,
+        members,
+        pos,
+        pos_t,
+        vel,
+        vel_t,
+        count,
+        count_t,
+    } = rows;
+    // The common case: a run of birds of one flock, none joined since the take-in:
+    // slots straight from the index, state straight from the columns.
+    if !checked
+        && let Some(first) = members.first()
+        && let Ok(c) = flocks.get(first.0)
+        && write_dense_run(
+            c,
+            first.0,
+            boids,
+            members,
+            (!body_driven).then_some(&mut *pos),
+            &mut *vel,
+            &mut *count,
+        )
+    {
+        if !body_driven {
+            pos_t.fill(c.collected_at);
+        }
+        vel_t.fill(c.collected_at);
+        count_t.fill(c.collected_at);
+        return;
+    }
+    let mut cache = None;
+    let (mut stamp, mut all) = (None::<Tick>, true);
+    for i in 0..entities.len() {
+        let Some((c, state)) = state_of(
+            flocks,
+            &mut cache,
+            entities[i],
+            &boids[i],
+            &members[i],
+            checked,
+        ) else {
+            all = false;
+            continue;
+        };
+        stamp = Some(c.collected_at);
+        if !body_driven {
+            pos[i].0 = state.pos;
+        }
+        vel[i].0 = state.vel;
+        count[i].0 = state.neighbours;
+    }
+    let Some(stamp) = stamp else {
+        return;
+    };
+    // Every flock took its birds in in the same run of `collect_neighbours`, so
+    // one stamp serves the whole run of rows.
+    if all {
+        if !body_driven {
+            pos_t.fill(stamp);
+        }
+        vel_t.fill(stamp);
+        count_t.fill(stamp);
+        return;
+    }
+    for i in 0..entities.len() {
+        if state_of(
+            flocks,
+            &mut cache,
+            entities[i],
+            &boids[i],
+            &members[i],
+            true,
+        )
+        .is_some()
+        {
+            if !body_driven {
+                pos_t[i] = stamp;
+            }
+            vel_t[i] = stamp;
+            count_t[i] = stamp;
+        }
+    }
+}
+
+/// Writes the new state of a run of rows whose birds all belong to `flock` (whose columns are
+/// `c`) under ids kept in its index's arrays, in one pass: `true` when it did. `false` when a
+/// row's bird is not such a bird (the caller then writes the run bird by bird; the rows before
+/// it already hold their right state). `pos` is left alone for body-driven birds (`None`).
+#[inline]
+fn write_dense_run(
+    c: &FlockColumns,
+    flock: Entity,
+    boids: &[Boid],
+    members: &[FlockMember],
+    pos: Option<&mut [Position]>,
+    vel: &mut [Velocity],
+    count: &mut [NeighbourCount],
+) -> bool {
+    let birds = c.birds();
+    let (cols, neighbours) = (birds.columns(), birds.neighbours());
+    // Columns as slices of one length, held in registers through the loop: one bounds check a
+    // bird.
+    let n = neighbours.len();
+    let (px, py) = (&cols.px[..n], &cols.py[..n]);
+    let (vx, vy) = (&cols.vx[..n], &cols.vy[..n]);
+    let rows = boids
+        .iter()
+        .zip(members)
+        .zip(vel.iter_mut())
+        .zip(count.iter_mut());
+    match pos {
+        None => {
+            for (((boid, member), vel), count) in rows {
+                let Some(s) = c.index.dense_slot(boid.id).filter(|_| member.0 == flock) else {
+                    return false;
+                };
+                count.0 = neighbours[s];
+                vel.0 = Vec2::new(vx[s], vy[s]);
+            }
+        }
+        Some(pos) => {
+            for ((((boid, member), vel), count), pos) in rows.zip(pos) {
+                let Some(s) = c.index.dense_slot(boid.id).filter(|_| member.0 == flock) else {
+                    return false;
+                };
+                count.0 = neighbours[s];
+                pos.0 = Vec2::new(px[s], py[s]);
+                vel.0 = Vec2::new(vx[s], vy[s]);
+            }
+        }
+    }
+    true
 }
 
 /// The flock columns of `member` (looked up once per run of birds of one flock) and the new
