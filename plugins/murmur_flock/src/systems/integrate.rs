@@ -245,8 +245,10 @@ fn write_dense_run(
     let birds = c.birds();
     let (cols, neighbours) = (birds.columns(), birds.neighbours());
     // Columns as slices of one length, held in registers through the loop: one bounds check a
-    // bird.
-    let n = neighbours.len();
+    // bird. (The counts are as long as the columns after every sort, and the write-back follows
+    // one; the shorter length keeps the slicing from panicking if it ever did not.)
+    let n = neighbours.len().min(cols.px.len());
+    let neighbours = &neighbours[..n];
     let (px, py) = (&cols.px[..n], &cols.py[..n]);
     let (vx, vy) = (&cols.vx[..n], &cols.vy[..n]);
     let rows = boids
