@@ -132,7 +132,7 @@ mod plain {
             };
             let side = params.world_size.x;
             let nx = ((side / (m.vision * 1.001)).floor() as usize).max(3);
-            let (pos, vel) = initial_boids(params, n, seed);
+            let (pos, vel) = initial_boids::<Vec2>(params, n, seed);
             let min = params.bounds().min;
             let column = |f: &dyn Fn(usize) -> f32| {
                 let mut c: Vec<f32> = (0..n).map(f).collect();

@@ -18,9 +18,21 @@ fn main() {
     let steps: usize = args[3].parse().expect("a step count");
     let mut params = preset.flock_params();
     let r = params.model.interaction_radius();
-    params.world_size = Vec2::splat((n as f32 * std::f32::consts::PI * r * r / 20.0).sqrt());
     params.edges.mode = EdgeMode::Wrap;
-    let mut fast = FastFlock::new(params, n, 1);
+    if params.is_3d() {
+        let side = (n as f32 * 4.0 / 3.0 * std::f32::consts::PI * r.powi(3) / 20.0).cbrt();
+        (params.world_size, params.world_depth) = (Vec2::splat(side), side);
+        run(
+            murmur_core::fast::FastFlock::<murmur_core::Vec3>::new(params, n, 1),
+            steps,
+        );
+    } else {
+        params.world_size = Vec2::splat((n as f32 * std::f32::consts::PI * r * r / 20.0).sqrt());
+        run(FastFlock::new(params, n, 1), steps);
+    }
+}
+
+fn run<V: Vector>(mut fast: murmur_core::fast::FastFlock<V>, steps: usize) {
     let t = std::time::Instant::now();
     for _ in 0..steps {
         fast.step();

@@ -16,6 +16,11 @@ impl<T> DisjointWrites<T> {
         Self(buffer.as_mut_ptr())
     }
 
+    /// A target that is never written (a column a 2D flock does not have).
+    pub(crate) fn unused() -> Self {
+        Self(std::ptr::NonNull::dangling().as_ptr())
+    }
+
     /// Writes `value` at index `k`.
     ///
     /// # Safety

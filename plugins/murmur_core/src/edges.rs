@@ -1,6 +1,8 @@
 //! What happens at the world's edges: turn inside a margin, wrap around, bounce, or nothing.
 
+use crate::space::Vector;
 use crate::world::WorldBounds;
+#[cfg(test)]
 use glam::Vec2;
 use serde::{Deserialize, Serialize};
 
@@ -67,24 +69,20 @@ impl Edges {
 
     /// The acceleration this tick from the edges (non-zero only in `turn` mode, inside a margin).
     #[inline]
-    pub fn turn_acceleration(&self, world: &WorldBounds, p: Vec2) -> Vec2 {
+    pub fn turn_acceleration<V: Vector>(&self, world: &WorldBounds<V>, p: V) -> V {
         if self.mode != EdgeMode::Turn {
-            return Vec2::ZERO;
+            return V::ZERO;
         }
-        let lo = world.min + Vec2::splat(self.margin);
-        let hi = world.max() - Vec2::splat(self.margin);
-        let mut a = Vec2::ZERO;
-        if p.x < lo.x {
-            a.x += self.turn_factor;
-        }
-        if p.x > hi.x {
-            a.x -= self.turn_factor;
-        }
-        if p.y < lo.y {
-            a.y += self.turn_factor;
-        }
-        if p.y > hi.y {
-            a.y -= self.turn_factor;
+        let lo = world.min + V::splat(self.margin);
+        let hi = world.max() - V::splat(self.margin);
+        let mut a = V::ZERO;
+        for axis in 0..V::DIM {
+            if p.axis(axis) < lo.axis(axis) {
+                *a.axis_mut(axis) += self.turn_factor;
+            }
+            if p.axis(axis) > hi.axis(axis) {
+                *a.axis_mut(axis) -= self.turn_factor;
+            }
         }
         a
     }
@@ -92,34 +90,27 @@ impl Edges {
     /// Applies the world's topology after a move: wraps on a torus, reflects or stops at the
     /// edges of a bounded world, leaves an open one alone.
     #[inline]
-    pub fn confine(&self, world: &WorldBounds, p: &mut Vec2, v: &mut Vec2) {
+    pub fn confine<V: Vector>(&self, world: &WorldBounds<V>, p: &mut V, v: &mut V) {
         match self.mode {
             EdgeMode::Wrap => *p = world.wrap(*p),
             EdgeMode::None => {}
             EdgeMode::Bounce | EdgeMode::Turn => {
                 let (lo, hi) = (world.min, world.max());
                 let bounce = self.mode == EdgeMode::Bounce;
-                for axis in 0..2 {
-                    let (l, h) = (lo[axis], hi[axis]);
-                    if p[axis] < l {
-                        p[axis] = if bounce {
-                            (2.0 * l - p[axis]).min(h)
-                        } else {
-                            l
-                        };
-                        v[axis] = v[axis].abs();
-                    } else if p[axis] > h {
-                        p[axis] = if bounce {
-                            (2.0 * h - p[axis]).max(l)
-                        } else {
-                            h
-                        };
-                        v[axis] = -v[axis].abs();
+                for axis in 0..V::DIM {
+                    let (l, h) = (lo.axis(axis), hi.axis(axis));
+                    let (p, v) = (p.axis_mut(axis), v.axis_mut(axis));
+                    if *p < l {
+                        *p = if bounce { (2.0 * l - *p).min(h) } else { l };
+                        *v = v.abs();
+                    } else if *p > h {
+                        *p = if bounce { (2.0 * h - *p).max(l) } else { h };
+                        *v = -v.abs();
                     }
-                    if !p[axis].is_finite() {
+                    if !p.is_finite() {
                         // A non-finite position can only come from a non-finite input; park it
                         // in the middle rather than let it spread.
-                        p[axis] = 0.5 * (l + h);
+                        *p = 0.5 * (l + h);
                     }
                 }
             }

@@ -12,22 +12,25 @@ use crate::metrics::FlockMetrics;
 use crate::params::FlockParams;
 use crate::predator::PredatorState;
 use crate::sim::{LeaderState, initial_boids};
+use crate::solids::Solid;
 use crate::sorted::SortedFlock;
+use crate::space::Vector;
 use glam::Vec2;
 
-/// A flock stored in cell order for throughput.
+/// A flock stored in cell order for throughput. `V` is its space: `Vec2` (the default) or
+/// `Vec3`.
 #[derive(Clone, Debug)]
-pub struct FastFlock {
+pub struct FastFlock<V: Vector = Vec2> {
     /// How the flock behaves.
     pub params: FlockParams,
     /// Leaders the flock reacts to.
-    pub leaders: Vec<LeaderState>,
+    pub leaders: Vec<LeaderState<V>>,
     /// Predators the flock flees.
-    pub predators: Vec<PredatorState>,
-    birds: SortedFlock,
+    pub predators: Vec<PredatorState<V>>,
+    birds: SortedFlock<V>,
 }
 
-impl FastFlock {
+impl<V: Vector> FastFlock<V> {
     /// `n` boids placed as [`initial_boids`] places them with `seed`.
     pub fn new(params: FlockParams, n: usize, seed: u64) -> Self {
         let (pos, vel) = initial_boids(&params, n, seed);
@@ -35,7 +38,7 @@ impl FastFlock {
     }
 
     /// A flock from given positions and velocities (bird ids by index).
-    pub fn from_state(params: FlockParams, pos: &[Vec2], vel: &[Vec2], seed: u64) -> Self {
+    pub fn from_state(params: FlockParams, pos: &[V], vel: &[V], seed: u64) -> Self {
         Self {
             params,
             leaders: Vec::new(),
@@ -60,13 +63,23 @@ impl FastFlock {
     }
 
     /// The grid holding the boids (in cell order as of the last tick).
-    pub fn grid(&self) -> &NeighbourGrid {
+    pub fn grid(&self) -> &NeighbourGrid<V> {
         self.birds.grid()
     }
 
     /// The birds, in cell order.
-    pub fn birds(&self) -> &SortedFlock {
+    pub fn birds(&self) -> &SortedFlock<V> {
         &self.birds
+    }
+
+    /// The solids a 3D flock flies round and never enters.
+    pub fn solids(&self) -> &[Solid] {
+        self.birds.solids()
+    }
+
+    /// Sets the solids a 3D flock flies round and never enters (a 2D flock ignores them).
+    pub fn set_solids(&mut self, solids: &[Solid]) {
+        self.birds.set_solids(solids);
     }
 
     /// Bytes per boid held by the flock's arrays (capacity).

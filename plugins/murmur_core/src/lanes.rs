@@ -14,8 +14,9 @@ mod tests {
     use crate::grid::GridLayout;
     use crate::models::ModelKind;
     use crate::preset::Preset;
+    use crate::space::Vector;
     use crate::world::WorldBounds;
-    use glam::Vec2;
+    use glam::{Vec2, Vec3};
     use rand::rngs::Xoshiro256PlusPlus;
     use rand::{RngExt, SeedableRng};
 
@@ -42,15 +43,18 @@ mod tests {
             .collect()
     }
 
-    fn groups(xs: &[f32], ys: &[f32]) -> impl Iterator<Item = (Lane, Lane)> {
-        xs.chunks_exact(LANES)
-            .zip(ys.chunks_exact(LANES))
-            .map(|(x, y)| {
-                (
-                    x.try_into().expect("a group"),
-                    y.try_into().expect("a group"),
-                )
+    /// Groups of eight: one lane array per axis, from `columns` (one per axis; the rest zero).
+    fn groups(columns: &[Vec<f32>]) -> Vec<[Lane; 3]> {
+        let n = columns[0].len() / LANES;
+        (0..n)
+            .map(|g| {
+                let mut out = [[0.0; LANES]; 3];
+                for (o, c) in out.iter_mut().zip(columns) {
+                    o.copy_from_slice(&c[g * LANES..(g + 1) * LANES]);
+                }
+                out
             })
+            .collect()
     }
 
     /// Bits, with every NaN the same.
@@ -62,8 +66,7 @@ mod tests {
         }
     }
 
-    #[test]
-    fn a_group_integrates_to_the_bits_of_one_boid_at_a_time() {
+    fn integrate_like_one_at_a_time<V: Vector>() {
         let kinds = [
             ModelKind::Reynolds,
             ModelKind::Cornell,
@@ -75,24 +78,55 @@ mod tests {
         for kind in kinds {
             let model = Preset::defaults_for(kind).model();
             for scale in [0.5, 4.0, 50.0] {
-                let v = groups(&values(800, scale, 1), &values(800, scale, 2)).collect::<Vec<_>>();
-                let a = groups(&values(800, scale, 3), &values(800, scale, 4)).collect::<Vec<_>>();
-                for ((vx, vy), (ax, ay)) in v.into_iter().zip(a) {
-                    let (mut gx, mut gy) = (vx, vy);
-                    model.integrate_lanes(&mut gx, &mut gy, &ax, &ay);
+                let column = |seed| values(800, scale, seed);
+                let v = groups(&(1..=V::DIM as u64).map(column).collect::<Vec<_>>());
+                let a = groups(&(11..11 + V::DIM as u64).map(column).collect::<Vec<_>>());
+                for (v, a) in v.into_iter().zip(a) {
+                    let mut g = v;
+                    model.integrate_lanes::<V>(&mut g, &a);
                     for l in 0..LANES {
-                        let one = model
-                            .integrate_velocity(Vec2::new(vx[l], vy[l]), Vec2::new(ax[l], ay[l]));
-                        assert_eq!(
-                            (bits(gx[l]), bits(gy[l])),
-                            (bits(one.x), bits(one.y)),
-                            "{kind:?}: v ({}, {}), a ({}, {})",
-                            vx[l],
-                            vy[l],
-                            ax[l],
-                            ay[l]
-                        );
+                        let at = |x: &[Lane; 3]| V::from_axes([x[0][l], x[1][l], x[2][l]]);
+                        let one = model.integrate_velocity(at(&v), at(&a));
+                        for axis in 0..V::DIM {
+                            assert_eq!(
+                                bits(g[axis][l]),
+                                bits(one.axis(axis)),
+                                "{} {kind:?}: v {:?}, a {:?}",
+                                V::NAME,
+                                at(&v),
+                                at(&a)
+                            );
+                        }
                     }
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn a_group_integrates_to_the_bits_of_one_boid_at_a_time() {
+        integrate_like_one_at_a_time::<Vec2>();
+        integrate_like_one_at_a_time::<Vec3>();
+    }
+
+    fn wrap_and_cells_like_one_at_a_time<V: Vector>(bounds: WorldBounds<V>) {
+        let layout = GridLayout::new(&bounds, 17.0, 1000);
+        // Mostly inside, some just outside and far outside, some not finite.
+        for scale in [140.0, 160.0, 1e6] {
+            let columns: Vec<Vec<f32>> = (0..V::DIM as u64)
+                .map(|a| values(800, scale * (1.0 - 0.15 * a as f32), 5 + a))
+                .collect();
+            for p in groups(&columns) {
+                let mut w = p;
+                bounds.wrap_lanes(&mut w);
+                let cells = layout.cell_indices(&p);
+                for l in 0..LANES {
+                    let at = |x: &[Lane; 3]| V::from_axes([x[0][l], x[1][l], x[2][l]]);
+                    let one = bounds.wrap(at(&p));
+                    for axis in 0..V::DIM {
+                        assert_eq!(bits(w[axis][l]), bits(one.axis(axis)), "{:?}", at(&p));
+                    }
+                    assert_eq!(cells[l] as usize, layout.cell_index(at(&p)), "{:?}", at(&p));
                 }
             }
         }
@@ -101,26 +135,8 @@ mod tests {
     #[test]
     fn a_group_wraps_and_finds_cells_as_one_boid_at_a_time_does() {
         for wrapped in [true, false] {
-            let bounds = WorldBounds::centred(300.0, 200.0, wrapped);
-            let layout = GridLayout::new(&bounds, 17.0, 1000);
-            // Mostly inside, some just outside and far outside, some not finite.
-            for scale in [140.0, 160.0, 1e6] {
-                for (x, y) in groups(&values(800, scale, 5), &values(800, scale * 0.7, 6)) {
-                    let (mut wx, mut wy) = (x, y);
-                    bounds.wrap_lanes(&mut wx, &mut wy);
-                    let cells = layout.cell_indices(&x, &y);
-                    for l in 0..LANES {
-                        let p = Vec2::new(x[l], y[l]);
-                        let one = bounds.wrap(p);
-                        assert_eq!(
-                            (bits(wx[l]), bits(wy[l])),
-                            (bits(one.x), bits(one.y)),
-                            "{p}"
-                        );
-                        assert_eq!(cells[l] as usize, layout.cell_index(p), "{p}");
-                    }
-                }
-            }
+            wrap_and_cells_like_one_at_a_time(WorldBounds::centred(300.0, 200.0, wrapped));
+            wrap_and_cells_like_one_at_a_time(WorldBounds::centred3(300.0, 200.0, 250.0, wrapped));
         }
     }
 }

@@ -1,7 +1,9 @@
-//! Obstacles as a preset describes them (circles, boxes, convex polygons), and how birds keep
-//! clear of them. The shapes become physics colliders in the Bevy plugins.
+//! Obstacles as a preset describes them (in 2D circles, boxes and convex polygons, which become
+//! physics colliders in the Bevy plugins; in 3D spheres, boxes and the ground, which the core's
+//! [`crate::solids`] steers round), and how birds keep clear of them.
 
-use glam::Vec2;
+use crate::solids::Solid;
+use glam::{Vec2, Vec3};
 use serde::{Deserialize, Serialize};
 
 /// One obstacle, in world units.
@@ -18,19 +20,42 @@ pub enum Obstacle {
         /// Radius.
         radius: f32,
     },
-    /// A rectangle, turned by `angle` degrees counter-clockwise about its centre.
+    /// A rectangle, turned by `angle` degrees counter-clockwise about its centre; in 3D (with a
+    /// `depth`) a box, turned about the vertical through its centre.
     Box {
         /// Centre.
         x: f32,
         /// Centre.
         y: f32,
+        /// Centre, in 3D.
+        #[serde(default, skip_serializing_if = "is_zero")]
+        z: f32,
         /// Full width.
         width: f32,
         /// Full height.
         height: f32,
+        /// Full depth, in 3D (0: a flat rectangle).
+        #[serde(default, skip_serializing_if = "is_zero")]
+        depth: f32,
         /// Rotation in degrees.
         #[serde(default)]
         angle: f32,
+    },
+    /// A ball (3D).
+    Sphere {
+        /// Centre.
+        x: f32,
+        /// Centre.
+        y: f32,
+        /// Centre.
+        z: f32,
+        /// Radius.
+        radius: f32,
+    },
+    /// The ground (3D): a flock over it never flies below `height`.
+    Ground {
+        /// Height of the ground (y).
+        height: f32,
     },
     /// The convex hull of at least three points.
     Polygon {
@@ -46,6 +71,75 @@ impl Obstacle {
             x: centre.x,
             y: centre.y,
             radius,
+        }
+    }
+
+    /// A box of `size` (width, height, depth) centred at `centre`, turned `angle` degrees about
+    /// the vertical (3D).
+    pub fn cuboid(centre: Vec3, size: Vec3, angle: f32) -> Self {
+        Self::Box {
+            x: centre.x,
+            y: centre.y,
+            z: centre.z,
+            width: size.x,
+            height: size.y,
+            depth: size.z,
+            angle,
+        }
+    }
+
+    /// A ball at `centre` (3D).
+    pub fn sphere(centre: Vec3, radius: f32) -> Self {
+        Self::Sphere {
+            x: centre.x,
+            y: centre.y,
+            z: centre.z,
+            radius,
+        }
+    }
+
+    /// True for a shape of a 3D world (a sphere, a box with a depth, the ground).
+    pub fn is_3d(&self) -> bool {
+        match self {
+            Self::Sphere { .. } | Self::Ground { .. } => true,
+            Self::Box { depth, .. } => *depth > 0.0,
+            Self::Circle { .. } | Self::Polygon { .. } => false,
+        }
+    }
+
+    /// The shape's kind, as preset files name it.
+    pub fn kind(&self) -> &'static str {
+        match self {
+            Self::Circle { .. } => "circle",
+            Self::Box { .. } => "box",
+            Self::Polygon { .. } => "polygon",
+            Self::Sphere { .. } => "sphere",
+            Self::Ground { .. } => "ground",
+        }
+    }
+
+    /// The solid a 3D flock steers round, for a 3D shape; `None` for a 2D one.
+    pub fn solid(&self) -> Option<Solid> {
+        match *self {
+            Self::Sphere { x, y, z, radius } => Some(Solid::Sphere {
+                centre: Vec3::new(x, y, z),
+                radius,
+            }),
+            Self::Ground { height } => Some(Solid::Ground { height }),
+            Self::Box {
+                x,
+                y,
+                z,
+                width,
+                height,
+                depth,
+                angle,
+            } if depth > 0.0 => Some(Solid::Cuboid {
+                centre: Vec3::new(x, y, z),
+                half: Vec3::new(width, height, depth) * 0.5,
+                yaw: angle.to_radians(),
+            }),
+            _ => None,
         }
     }
 
@@ -74,16 +168,29 @@ impl Obstacle {
             Self::Box {
                 x,
                 y,
+                z,
                 width,
                 height,
+                depth,
                 angle,
             } => {
                 finite(*x, "x")?;
                 finite(*y, "y")?;
+                finite(*z, "z")?;
                 positive(*width, "width")?;
                 positive(*height, "height")?;
+                if !(depth.is_finite() && *depth >= 0.0) {
+                    return Err(format!("depth must be a finite number >= 0, got {depth}"));
+                }
                 finite(*angle, "angle")
             }
+            Self::Sphere { x, y, z, radius } => {
+                finite(*x, "x")?;
+                finite(*y, "y")?;
+                finite(*z, "z")?;
+                positive(*radius, "radius")
+            }
+            Self::Ground { height } => finite(*height, "height"),
             Self::Polygon { points } => {
                 if points.len() < 3 {
                     return Err(format!("a polygon needs 3 points, got {}", points.len()));
@@ -104,7 +211,8 @@ impl Obstacle {
 }
 
 impl Obstacle {
-    /// Signed distance from `p` to the obstacle's surface: negative inside.
+    /// Signed distance from `p` to the obstacle's surface in the plane: negative inside. (A 3D
+    /// shape's distance is its [`Obstacle::solid`]'s.)
     pub fn distance(&self, p: Vec2) -> f32 {
         match self {
             Self::Circle { x, y, radius } => (p - Vec2::new(*x, *y)).length() - radius,
@@ -114,6 +222,7 @@ impl Obstacle {
                 width,
                 height,
                 angle,
+                ..
             } => {
                 let local = Vec2::from_angle(-angle.to_radians()).rotate(p - Vec2::new(*x, *y));
                 let q = local.abs() - Vec2::new(*width, *height) * 0.5;
@@ -136,8 +245,14 @@ impl Obstacle {
                 }
                 if inside { -nearest } else { nearest }
             }
+            Self::Sphere { x, y, radius, .. } => (p - Vec2::new(*x, *y)).length() - radius,
+            Self::Ground { height } => p.y - height,
         }
     }
+}
+
+fn is_zero(v: &f32) -> bool {
+    *v == 0.0
 }
 
 /// The convex hull of `points`, counter-clockwise (gift wrapping; obstacles have few points).
@@ -251,12 +366,23 @@ mod tests {
             width = 4
             height = 100
             [[obstacles]]
+            shape = "sphere"
+            x = 1
+            y = 2
+            z = 3
+            radius = 4
+            [[obstacles]]
+            shape = "ground"
+            height = -50
+            [[obstacles]]
             shape = "polygon"
             points = [[0, 0], [10, 0], [5, 8]]
             "#,
         )
         .unwrap();
-        assert_eq!(f.obstacles.len(), 3);
+        assert_eq!(f.obstacles.len(), 5);
+        assert!(!f.obstacles[1].is_3d() && f.obstacles[2].is_3d() && f.obstacles[3].is_3d());
+        assert!(!f.obstacles[4].is_3d());
         assert!(f.obstacles.iter().all(|o| o.validate().is_ok()));
         assert!(Obstacle::circle(Vec2::ZERO, 0.0).validate().is_err());
         let line = Obstacle::Polygon {
@@ -280,6 +406,8 @@ mod tests {
             width: 10.0,
             height: 2.0,
             angle: 90.0,
+            z: 0.0,
+            depth: 0.0,
         };
         assert!((turned.distance(Vec2::new(0.0, 4.0)) + 1.0).abs() < 1e-5);
         assert!((turned.distance(Vec2::new(3.0, 0.0)) - 2.0).abs() < 1e-5);

@@ -4,8 +4,9 @@
 use crate::edges::{EdgeMode, Edges};
 use crate::models::{Model, ModelKind};
 use crate::obstacles::Avoidance;
+use crate::space::Vector;
 use crate::world::WorldBounds;
-use glam::Vec2;
+use glam::{Vec2, Vec3};
 use serde::{Deserialize, Serialize};
 
 /// Everything that defines how one flock behaves.
@@ -15,6 +16,10 @@ pub struct FlockParams {
     /// World width and height, in world units; the world is centred on the origin.
     #[serde(with = "vec2_as_pair")]
     pub world_size: Vec2,
+    /// World depth (along z), in world units: 0 for a flat (2D) world, positive for a 3D box
+    /// whose height is `world_size.y` (y is up).
+    #[serde(default)]
+    pub world_depth: f32,
     /// Edge behaviour.
     pub edges: Edges,
     /// Steering model and its parameters.
@@ -34,6 +39,7 @@ impl Default for FlockParams {
     fn default() -> Self {
         Self {
             world_size: Vec2::new(1280.0, 720.0),
+            world_depth: 0.0,
             edges: Edges::default(),
             model: Model::default_for(ModelKind::Reynolds),
             max_neighbours: 0,
@@ -44,13 +50,26 @@ impl Default for FlockParams {
 }
 
 impl FlockParams {
-    /// The world rectangle; a torus in `wrap` mode.
+    /// The world rectangle (its width and height); a torus in `wrap` mode.
     pub fn bounds(&self) -> WorldBounds {
-        WorldBounds::centred(
-            self.world_size.x,
-            self.world_size.y,
-            self.edges.mode == EdgeMode::Wrap,
-        )
+        self.bounds_in()
+    }
+
+    /// The world in space `V`: the rectangle in 2D, the box (with its depth) in 3D; a torus in
+    /// `wrap` mode.
+    pub fn bounds_in<V: Vector>(&self) -> WorldBounds<V> {
+        let size = Vec3::new(self.world_size.x, self.world_size.y, self.world_depth);
+        WorldBounds::centred_on_size(V::from_vec3(size), self.edges.mode == EdgeMode::Wrap)
+    }
+
+    /// True for a 3D world (one with a depth).
+    pub fn is_3d(&self) -> bool {
+        self.world_depth > 0.0
+    }
+
+    /// The world's size: width, height and depth (0 in 2D).
+    pub fn world_size3(&self) -> Vec3 {
+        Vec3::new(self.world_size.x, self.world_size.y, self.world_depth)
     }
 
     /// The cosine a neighbour's direction must reach, against a bird's heading, to be seen:

@@ -2,6 +2,7 @@
 //! by axis; a hunting predator chases the nearest bird.
 
 use crate::grid::Columns;
+use crate::space::Vector;
 use crate::world::WorldBounds;
 use glam::Vec2;
 use serde::{Deserialize, Serialize};
@@ -37,9 +38,9 @@ impl PredatorParams {
     /// The velocity change of a bird at offset `away` (bird minus predator): `flee_factor` on
     /// each axis, away from the predator, while it is within `range`.
     #[inline]
-    pub fn flee(&self, away: Vec2) -> Vec2 {
+    pub fn flee<V: Vector>(&self, away: V) -> V {
         if away.length_squared() >= self.range * self.range {
-            return Vec2::ZERO;
+            return V::ZERO;
         }
         // Per axis, as the DE1-SoC does: no push along an axis the two share exactly.
         let sign = |d: f32| {
@@ -51,19 +52,23 @@ impl PredatorParams {
                 0.0
             }
         };
-        Vec2::new(sign(away.x), sign(away.y)) * self.flee_factor
+        let mut push = V::ZERO;
+        for a in 0..V::DIM {
+            *push.axis_mut(a) = sign(away.axis(a));
+        }
+        push * self.flee_factor
     }
 
     /// A hunting predator's next velocity: towards `to_target` (the offset to its prey) at top
     /// speed, turning by at most `hunt_force`; straight on when there is no prey.
-    pub fn chase(&self, vel: Vec2, to_target: Option<Vec2>) -> Vec2 {
+    pub fn chase<V: Vector>(&self, vel: V, to_target: Option<V>) -> V {
         let desired = match to_target {
-            Some(d) if d != Vec2::ZERO => d.normalize() * self.hunt_speed,
+            Some(d) if d != V::ZERO => d.normalize_or_zero() * self.hunt_speed,
             _ => vel,
         };
         let v = (vel + (desired - vel).clamp_length_max(self.hunt_force))
             .clamp_length_max(self.hunt_speed);
-        if v.is_finite() { v } else { Vec2::ZERO }
+        if v.is_finite() { v } else { V::ZERO }
     }
 
     /// Checks the values, naming the first bad field.
@@ -84,18 +89,18 @@ impl PredatorParams {
 
 /// A predator as the flock sees it this tick.
 #[derive(Clone, Copy, Debug, PartialEq)]
-pub struct PredatorState {
+pub struct PredatorState<V: Vector = Vec2> {
     /// Where it is.
-    pub pos: Vec2,
+    pub pos: V,
     /// Its range and how hard birds turn away.
     pub params: PredatorParams,
 }
 
 /// The bird nearest to `from` (across the seams of a torus), if any; ties go to the lower index.
-pub fn nearest(world: &WorldBounds, from: Vec2, birds: &Columns) -> Option<usize> {
+pub fn nearest<V: Vector>(world: &WorldBounds<V>, from: V, birds: &Columns<V>) -> Option<usize> {
     let mut best: Option<(usize, f32)> = None;
-    for (i, (&x, &y)) in birds.px.iter().zip(&birds.py).enumerate() {
-        let d2 = world.delta(from, Vec2::new(x, y)).length_squared();
+    for i in 0..birds.len() {
+        let d2 = world.delta(from, birds.pos_of(i)).length_squared();
         if d2.is_finite() && best.is_none_or(|(_, b)| d2 < b) {
             best = Some((i, d2));
         }
@@ -133,12 +138,10 @@ mod tests {
     #[test]
     fn the_nearest_bird_is_found_across_the_seam() {
         let world = WorldBounds::centred(100.0, 100.0, true);
-        let pos = Columns {
-            px: vec![20.0, -48.0],
-            py: vec![0.0, 0.0],
-            vx: vec![0.0; 2],
-            vy: vec![0.0; 2],
-        };
+        let pos = Columns::from_state(
+            &[Vec2::new(20.0, 0.0), Vec2::new(-48.0, 0.0)],
+            &[Vec2::ZERO; 2],
+        );
         assert_eq!(nearest(&world, Vec2::new(48.0, 0.0), &pos), Some(1));
         let open = WorldBounds::centred(100.0, 100.0, false);
         assert_eq!(nearest(&open, Vec2::new(48.0, 0.0), &pos), Some(0));

@@ -98,14 +98,21 @@ fn current_version() -> u32 {
     PRESET_VERSION
 }
 
+fn is_flat(depth: &f32) -> bool {
+    *depth == 0.0
+}
+
 /// The `[world]` table.
 #[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(default, deny_unknown_fields)]
 pub struct WorldSection {
     /// World width, in world units.
     pub width: f32,
-    /// World height, in world units.
+    /// World height, in world units (in 3D: up, along y).
     pub height: f32,
+    /// World depth (along z), in world units: a 3D world has one; 0 or left out, a flat one.
+    #[serde(skip_serializing_if = "is_flat")]
+    pub depth: f32,
     /// Number of birds when none is asked for.
     pub boids: u32,
     /// Most neighbours a bird considers (0: no cap).
@@ -117,6 +124,7 @@ impl Default for WorldSection {
         Self {
             width: 1280.0,
             height: 720.0,
+            depth: 0.0,
             boids: 2000,
             max_neighbours: 0,
         }
@@ -227,6 +235,7 @@ impl Preset {
     pub fn flock_params(&self) -> FlockParams {
         FlockParams {
             world_size: Vec2::new(self.world.width, self.world.height),
+            world_depth: self.world.depth,
             edges: self.edges,
             model: self.model(),
             max_neighbours: self.world.max_neighbours,
@@ -274,6 +283,22 @@ impl Preset {
                 );
             }
         }
+        let depth = self.world.depth;
+        if !(depth.is_finite() && depth >= 0.0) {
+            return bad(
+                "world",
+                "depth",
+                format!("must be a finite number >= 0 (0: a flat world), got {depth}"),
+            );
+        }
+        if depth > MAX_WORLD {
+            return bad(
+                "world",
+                "depth",
+                format!("at most {MAX_WORLD}, got {depth}"),
+            );
+        }
+        let deep = depth > 0.0;
         if self.world.boids > MAX_BOIDS {
             return bad(
                 "world",
@@ -317,6 +342,17 @@ impl Preset {
                 format!("must be finite, got {}", l.weight),
             );
         }
+        let axis = glam::Vec3::from_array(l.orbit_axis);
+        if !axis.is_finite() || axis == glam::Vec3::ZERO {
+            return bad(
+                "leader",
+                "orbit_axis",
+                format!(
+                    "must be a finite, non-zero [x, y, z], got {:?}",
+                    l.orbit_axis
+                ),
+            );
+        }
         if l.orbit_direction != 1.0 && l.orbit_direction != -1.0 {
             return bad(
                 "leader",
@@ -346,10 +382,40 @@ impl Preset {
                 format!("must be a positive number, got {r}"),
             );
         }
+        if deep && self.bodies.enabled {
+            return bad(
+                "bodies",
+                "enabled",
+                "birds as physics bodies are 2D only (rapier 2D); a 3D world (world.depth > 0) \
+                 flies its birds itself"
+                    .into(),
+            );
+        }
         for (i, obstacle) in self.obstacles.iter().enumerate() {
             obstacle
                 .validate()
                 .map_err(|message| (format!("obstacles[{i}]"), message))?;
+            if obstacle.is_3d() != deep {
+                let message = if deep {
+                    format!(
+                        "a {} is a 2D shape; a 3D world (world.depth > 0) takes spheres, boxes \
+                         with a depth and the ground",
+                        obstacle.kind()
+                    )
+                } else {
+                    format!(
+                        "a {}{} is a 3D shape; a flat world takes circles, boxes without a depth \
+                         and polygons (give the world a depth for 3D shapes)",
+                        obstacle.kind(),
+                        if obstacle.kind() == "box" {
+                            " with a depth"
+                        } else {
+                            ""
+                        }
+                    )
+                };
+                return Err((format!("obstacles[{i}]"), message));
+            }
         }
         self.model()
             .validate()

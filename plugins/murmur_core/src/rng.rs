@@ -1,6 +1,7 @@
 //! Counter-based randomness: a value is a pure function of (seed, boid, tick, stream), so any
 //! thread may draw any boid's number in any order and the flock stays deterministic.
 
+use crate::space::Vector;
 use glam::Vec2;
 
 /// SplitMix64's finaliser: a cheap, well-mixed 64-bit hash.
@@ -31,6 +32,18 @@ pub fn unit_f32(h: u64) -> f32 {
 pub fn unit_vector(h: u64) -> Vec2 {
     let angle = unit_f32(h) * std::f32::consts::TAU;
     Vec2::from_angle(angle)
+}
+
+/// A uniform direction in space `V` from a hash: in 2D [`unit_vector`]'s; in 3D a point on the
+/// sphere, its second number drawn from the hash hashed again.
+#[inline]
+pub fn unit_direction<V: Vector>(h: u64) -> V {
+    let second = if V::DIM == 3 {
+        unit_f32(mix64(h ^ 0x5350_4845_5245_3344))
+    } else {
+        0.0
+    };
+    V::direction_from(unit_f32(h), second)
 }
 
 #[cfg(test)]

@@ -7,6 +7,7 @@
 //! tick: the order in which a bird's neighbours are summed is the same in all three (cells in a
 //! fixed order, each cell's birds by id).
 
+use crate::chunks::{ChunkColumns, ColumnParts, Parts, for_each_chunk};
 use crate::edges::EdgeMode;
 use crate::grid::{Columns, NeighbourGrid, NeighbourSums};
 use crate::hash::state_hash;
@@ -14,8 +15,9 @@ use crate::lanes::LANES;
 use crate::models::SteerContext;
 use crate::params::FlockParams;
 use crate::predator::PredatorState;
-use crate::sim::LeaderState;
-use crate::world::WorldBounds;
+use crate::sim::{Group, LeaderState, grid_bounds};
+use crate::solids::{Solid, avoid};
+use crate::space::Vector;
 use glam::Vec2;
 use rayon::prelude::*;
 use std::mem::MaybeUninit;
@@ -30,30 +32,6 @@ const BATCH: usize = 64;
 /// Below this many birds a tick runs on the calling thread alone: for a few hundred birds,
 /// handing work to other threads costs more than the work.
 const PARALLEL_FROM: usize = 4096;
-
-/// One chunk of the four state columns and the cells, with its index.
-type ChunkOfColumns<'a> = (usize, ChunkOfState<'a>);
-
-/// The four state columns and the cells of one chunk of birds.
-type ChunkOfState<'a> = (
-    (
-        ((&'a mut [f32], &'a mut [f32]), &'a mut [f32]),
-        &'a mut [f32],
-    ),
-    &'a mut [u32],
-);
-
-/// Calls `f` on `(chunk index, nested tuple of the slices' chunks)` for every chunk of
-/// [`CHUNK`] slots of the given columns, on all threads or on this one.
-macro_rules! for_each_chunk {
-    ($parallel:expr, $f:expr, $first:expr $(, $rest:expr)*) => {
-        if $parallel {
-            $first.par_chunks_mut(CHUNK)$(.zip($rest.par_chunks_mut(CHUNK)))*.enumerate().for_each($f)
-        } else {
-            $first.chunks_mut(CHUNK)$(.zip($rest.chunks_mut(CHUNK)))*.enumerate().for_each($f)
-        }
-    };
-}
 
 /// What moves a bird besides its flock.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
@@ -90,10 +68,10 @@ impl BirdFlags {
 }
 
 /// A flock's birds in cell order. Indices into it ("slots") change at every [`SortedFlock::sort`];
-/// a bird's id does not.
-#[derive(Clone, Debug, Default)]
-pub struct SortedFlock {
-    grid: NeighbourGrid,
+/// a bird's id does not. `V` is its space: `Vec2` (the default) or `Vec3`.
+#[derive(Clone, Debug)]
+pub struct SortedFlock<V: Vector = Vec2> {
+    grid: NeighbourGrid<V>,
     /// Bird id by slot.
     ids: Vec<u32>,
     /// The ids as they were before the last sort (what [`SteerContext::ids`] wants, with the
@@ -101,8 +79,10 @@ pub struct SortedFlock {
     ids_before: Vec<u32>,
     flags: Vec<BirdFlags>,
     spare_flags: Vec<BirdFlags>,
-    acc: Vec<Vec2>,
+    acc: Vec<V>,
     neighbours: Vec<u32>,
+    /// Solids a 3D flock flies round (see [`SortedFlock::set_solids`]).
+    solids: Vec<Solid>,
     /// Nothing was added, removed or moved since the last sort, so slots are in cell order and
     /// the grid's order relates them to `ids_before`.
     sorted: bool,
@@ -110,7 +90,7 @@ pub struct SortedFlock {
     changed_since_integrate: bool,
     /// The move worked out with the steering (see [`SortedFlock::steer`]), for
     /// [`SortedFlock::integrate`] to take.
-    ahead: Option<Ahead>,
+    ahead: Option<Ahead<V>>,
     /// Something changed the accelerations (or the birds) between this tick's steering and its
     /// move.
     changed_after_steering: bool,
@@ -123,14 +103,36 @@ pub struct SortedFlock {
 /// The birds' next state, worked out with their steering: what [`SortedFlock::integrate`] would
 /// compute, should nothing change the accelerations before it.
 #[derive(Clone, Debug)]
-struct Ahead {
-    columns: Columns,
+struct Ahead<V: Vector> {
+    columns: Columns<V>,
     cells: Vec<u32>,
     /// The parameters it was worked out with.
     params: FlockParams,
 }
 
-impl SortedFlock {
+impl<V: Vector> Default for SortedFlock<V> {
+    fn default() -> Self {
+        Self {
+            grid: NeighbourGrid::new(),
+            ids: Vec::new(),
+            ids_before: Vec::new(),
+            flags: Vec::new(),
+            spare_flags: Vec::new(),
+            acc: Vec::new(),
+            neighbours: Vec::new(),
+            solids: Vec::new(),
+            sorted: false,
+            changed_since_integrate: false,
+            ahead: None,
+            changed_after_steering: false,
+            changed_after_steering_last_tick: false,
+            tick: 0,
+            seed: 0,
+        }
+    }
+}
+
+impl<V: Vector> SortedFlock<V> {
     /// An empty flock whose randomness (wandering directions) follows `seed`.
     pub fn new(seed: u64) -> Self {
         Self {
@@ -140,7 +142,7 @@ impl SortedFlock {
     }
 
     /// Birds with ids `0..n` at the given positions and velocities.
-    pub fn from_state(pos: &[Vec2], vel: &[Vec2], seed: u64) -> Self {
+    pub fn from_state(pos: &[V], vel: &[V], seed: u64) -> Self {
         assert_eq!(pos.len(), vel.len(), "one velocity per position");
         let mut flock = Self::new(seed);
         flock.grid.load(pos, vel);
@@ -175,12 +177,12 @@ impl SortedFlock {
     }
 
     /// The grid holding the birds (in cell order as of the last sort).
-    pub fn grid(&self) -> &NeighbourGrid {
+    pub fn grid(&self) -> &NeighbourGrid<V> {
         &self.grid
     }
 
     /// The birds' positions and velocities, by slot.
-    pub fn columns(&self) -> &Columns {
+    pub fn columns(&self) -> &Columns<V> {
         self.grid.columns()
     }
 
@@ -195,12 +197,12 @@ impl SortedFlock {
     }
 
     /// This tick's accelerations, by slot (after [`SortedFlock::steer`]).
-    pub fn acc(&self) -> &[Vec2] {
+    pub fn acc(&self) -> &[V] {
         &self.acc
     }
 
     /// This tick's accelerations, to add to (obstacle avoidance and other steering).
-    pub fn acc_mut(&mut self) -> &mut [Vec2] {
+    pub fn acc_mut(&mut self) -> &mut [V] {
         self.change_after_steering();
         &mut self.acc
     }
@@ -227,13 +229,13 @@ impl SortedFlock {
 
     /// Position of the bird in `slot`.
     #[inline]
-    pub fn pos(&self, slot: usize) -> Vec2 {
+    pub fn pos(&self, slot: usize) -> V {
         self.grid.pos(slot)
     }
 
     /// Velocity of the bird in `slot`.
     #[inline]
-    pub fn vel(&self, slot: usize) -> Vec2 {
+    pub fn vel(&self, slot: usize) -> V {
         self.grid.vel(slot)
     }
 
@@ -249,7 +251,7 @@ impl SortedFlock {
     }
 
     /// Adds a bird in the last slot (sorted in at the next [`SortedFlock::sort`]).
-    pub fn push(&mut self, id: u32, pos: Vec2, vel: Vec2, flags: BirdFlags) {
+    pub fn push(&mut self, id: u32, pos: V, vel: V, flags: BirdFlags) {
         self.change_after_steering();
         self.grid.push(pos, vel);
         self.ids.push(id);
@@ -269,7 +271,7 @@ impl SortedFlock {
     }
 
     /// Sets the position and velocity of the bird in `slot` (a bird moved by something else).
-    pub fn set_state(&mut self, slot: usize, pos: Vec2, vel: Vec2) {
+    pub fn set_state(&mut self, slot: usize, pos: V, vel: V) {
         self.change_after_steering();
         self.grid.set(slot, pos, vel);
         self.sorted = false;
@@ -282,29 +284,30 @@ impl SortedFlock {
         self.flags[slot] = flags;
     }
 
-    /// The bounds the grid covers: the world, or in an open world (`none` edges) wherever the
-    /// flock has flown.
-    fn grid_bounds(&self, params: &FlockParams) -> WorldBounds {
-        let mut bounds = params.bounds();
-        if params.edges.mode == EdgeMode::None {
-            let c = self.grid.columns();
-            let (mut lo, mut hi) = (bounds.min, bounds.max());
-            for (&x, &y) in c.px.iter().zip(&c.py) {
-                let p = Vec2::new(x, y);
-                if p.is_finite() {
-                    lo = lo.min(p);
-                    hi = hi.max(p);
-                }
-            }
-            bounds.min = lo;
-            bounds.size = hi - lo;
+    /// The solids a 3D flock flies round and never enters (ignored by a 2D flock); the flock
+    /// keeps its own copy, replaced only when they differ.
+    pub fn set_solids(&mut self, solids: &[Solid]) {
+        if self.solids != solids {
+            self.change_after_steering();
+            self.solids.clear();
+            self.solids.extend_from_slice(solids);
         }
-        bounds
+    }
+
+    /// The solids the flock flies round.
+    pub fn solids(&self) -> &[Solid] {
+        &self.solids
     }
 
     /// The first phase, `CollectNeighbours`: sorts the birds into cells (each cell's birds by
     /// id); slots change, ids and flags go with their birds.
     pub fn sort(&mut self, params: &FlockParams) {
+        V::sorted_sort(self, params)
+    }
+
+    /// The body of [`Self::sort`], compiled in this crate for each space (see
+    /// [`crate::space::Compiled`]).
+    pub(crate) fn sort_here(&mut self, params: &FlockParams) {
         self.sort_with(params, |_, _| {});
     }
 
@@ -315,7 +318,8 @@ impl SortedFlock {
         if let Some(ahead) = self.ahead.take() {
             self.grid.return_spare(ahead.columns, ahead.cells);
         }
-        let bounds = self.grid_bounds(params);
+        let c = self.grid.columns();
+        let bounds = grid_bounds(params, (0..c.len()).map(|k| c.pos_of(k)));
         self.grid
             .resort(&bounds, params.model.interaction_radius(), &self.ids);
         let order = self.grid.order();
@@ -333,7 +337,19 @@ impl SortedFlock {
                 on_slot(first + i, *id);
             }
         };
-        for_each_chunk!(n >= PARALLEL_FROM, &one, self.ids, self.flags);
+        if n >= PARALLEL_FROM {
+            self.ids
+                .par_chunks_mut(CHUNK)
+                .zip(self.flags.par_chunks_mut(CHUNK))
+                .enumerate()
+                .for_each(one);
+        } else {
+            self.ids
+                .chunks_mut(CHUNK)
+                .zip(self.flags.chunks_mut(CHUNK))
+                .enumerate()
+                .for_each(one);
+        }
         // (The accelerations are sized by `steer`: the fused step keeps them on the stack.)
         self.neighbours.resize(n, 0);
         self.sorted = true;
@@ -341,7 +357,7 @@ impl SortedFlock {
     }
 
     /// What the models need besides the neighbourhood; the flock must be sorted.
-    fn context<'a>(&self, ids_before: &'a [u32], params: &FlockParams) -> SteerContext<'a> {
+    fn context<'a>(&self, ids_before: &'a [u32], params: &FlockParams) -> SteerContext<'a, V> {
         assert!(self.sorted, "sort the flock before steering it");
         SteerContext {
             tick: self.tick,
@@ -364,18 +380,27 @@ impl SortedFlock {
     /// dropped and the move done afresh). The same bits either way; a pass over the birds and
     /// their accelerations saved.
     pub fn steer(&mut self, params: &FlockParams) {
+        V::sorted_steer(self, params)
+    }
+
+    /// The body of [`Self::steer`], compiled in this crate for each space (see
+    /// [`crate::space::Compiled`]).
+    pub(crate) fn steer_here(&mut self, params: &FlockParams) {
         if let Some(ahead) = self.ahead.take() {
             self.grid.return_spare(ahead.columns, ahead.cells);
         }
         self.changed_after_steering = false;
-        self.acc.resize(self.len(), Vec2::ZERO);
-        if !self.changed_after_steering_last_tick && params.edges.mode != EdgeMode::Turn {
+        self.acc.resize(self.len(), V::ZERO);
+        if !self.changed_after_steering_last_tick
+            && params.edges.mode != EdgeMode::Turn
+            && self.solids.is_empty()
+        {
             self.steer_and_move(params);
             return;
         }
         let ctx = self.context(&self.ids_before, params);
         let grid = &self.grid;
-        let one = |(chunk, (acc, neighbours)): (usize, (&mut [Vec2], &mut [u32]))| {
+        let one = |(chunk, (acc, neighbours)): (usize, (&mut [V], &mut [u32]))| {
             let first = chunk * CHUNK;
             steer_run(
                 grid,
@@ -389,7 +414,19 @@ impl SortedFlock {
                 },
             );
         };
-        for_each_chunk!(grid.len() >= PARALLEL_FROM, &one, self.acc, self.neighbours);
+        if grid.len() >= PARALLEL_FROM {
+            self.acc
+                .par_chunks_mut(CHUNK)
+                .zip(self.neighbours.par_chunks_mut(CHUNK))
+                .enumerate()
+                .for_each(one);
+        } else {
+            self.acc
+                .chunks_mut(CHUNK)
+                .zip(self.neighbours.chunks_mut(CHUNK))
+                .enumerate()
+                .for_each(one);
+        }
     }
 
     /// [`SortedFlock::steer`] with the move worked out in the same pass, kept for
@@ -403,39 +440,33 @@ impl SortedFlock {
             params,
             leaders: &[],
             predators: &[],
+            solids: &[],
             flags: &self.flags,
         };
-        let parallel = self.grid.len() >= PARALLEL_FROM;
-        let Columns { px, py, vx, vy } = &mut spare;
-        let one = |(chunk, ((((((px, py), vx), vy), cells), neighbours), acc)): (
-            usize,
-            ((ChunkOfState<'_>, &mut [u32]), &mut [Vec2]),
-        )| {
-            // SAFETY: `MaybeUninit<Vec2>` has `Vec2`'s layout, and only initialised values are
-            // written through it (the steering of every bird of the chunk).
-            let steering = unsafe { &mut *(acc as *mut [Vec2] as *mut [MaybeUninit<Vec2>]) };
-            let out = ChunkOut {
-                first: chunk * CHUNK,
-                px,
-                py,
-                vx,
-                vy,
-                cells,
-                neighbours,
+        let n = self.grid.len();
+        let parallel = n >= PARALLEL_FROM;
+        let columns = ColumnParts::new(&mut spare);
+        let (cell_parts, neighbour_parts) =
+            (Parts::new(&mut cells), Parts::new(&mut self.neighbours));
+        // SAFETY: `MaybeUninit<V>` has `V`'s layout, and only initialised values are written
+        // through it (the steering of every bird of each chunk).
+        let acc_parts = Parts::new(unsafe {
+            &mut *(self.acc.as_mut_slice() as *mut [V] as *mut [MaybeUninit<V>])
+        });
+        for_each_chunk(parallel, n, CHUNK, |chunk| {
+            // SAFETY: each chunk index comes once, so every chunk's slices are its own.
+            let out = unsafe {
+                ChunkOut {
+                    first: chunk * CHUNK,
+                    columns: columns.chunk(chunk, CHUNK),
+                    cells: cell_parts.chunk(chunk, CHUNK),
+                    neighbours: neighbour_parts.chunk(chunk, CHUNK),
+                }
             };
+            // SAFETY: as above.
+            let steering = unsafe { acc_parts.chunk(chunk, CHUNK) };
             steer_and_move_chunk(&shared, out, steering);
-        };
-        for_each_chunk!(
-            parallel,
-            &one,
-            px,
-            py,
-            vx,
-            vy,
-            cells,
-            self.neighbours,
-            self.acc
-        );
+        });
         self.ahead = Some(Ahead {
             columns: spare,
             cells,
@@ -445,12 +476,18 @@ impl SortedFlock {
     }
 
     /// Part of the `FollowLeader` phase: adds each leader's pull (or push).
-    pub fn follow_leaders(&mut self, params: &FlockParams, leaders: &[LeaderState]) {
+    pub fn follow_leaders(&mut self, params: &FlockParams, leaders: &[LeaderState<V>]) {
+        V::sorted_follow_leaders(self, params, leaders)
+    }
+
+    /// The body of [`Self::follow_leaders`], compiled in this crate for each space (see
+    /// [`crate::space::Compiled`]).
+    pub(crate) fn follow_leaders_here(&mut self, params: &FlockParams, leaders: &[LeaderState<V>]) {
         if leaders.is_empty() {
             return;
         }
         self.change_after_steering();
-        let world = params.bounds();
+        let world = params.bounds_in::<V>();
         let speed = params.model.cruise_speed();
         let grid = &self.grid;
         for_each_acc(&mut self.acc, |k, a| {
@@ -463,12 +500,22 @@ impl SortedFlock {
 
     /// Part of the `FollowLeader` phase, after the leaders: birds within a predator's range
     /// turn away from it.
-    pub fn flee_predators(&mut self, params: &FlockParams, predators: &[PredatorState]) {
+    pub fn flee_predators(&mut self, params: &FlockParams, predators: &[PredatorState<V>]) {
+        V::sorted_flee_predators(self, params, predators)
+    }
+
+    /// The body of [`Self::flee_predators`], compiled in this crate for each space (see
+    /// [`crate::space::Compiled`]).
+    pub(crate) fn flee_predators_here(
+        &mut self,
+        params: &FlockParams,
+        predators: &[PredatorState<V>],
+    ) {
         if predators.is_empty() {
             return;
         }
         self.change_after_steering();
-        let world = params.bounds();
+        let world = params.bounds_in::<V>();
         let grid = &self.grid;
         for_each_acc(&mut self.acc, |k, a| {
             let p = grid.pos(k);
@@ -478,13 +525,43 @@ impl SortedFlock {
         });
     }
 
+    /// The `AvoidObstacles` phase of a 3D flock: birds with a solid ahead (see
+    /// [`SortedFlock::set_solids`]) steer for the nearest clear heading. Piloted birds are left
+    /// alone.
+    pub fn avoid_solids(&mut self, params: &FlockParams) {
+        V::sorted_avoid_solids(self, params)
+    }
+
+    /// The body of [`Self::avoid_solids`], compiled in this crate for each space (see
+    /// [`crate::space::Compiled`]).
+    pub(crate) fn avoid_solids_here(&mut self, params: &FlockParams) {
+        if self.solids.is_empty() || V::DIM != 3 {
+            return;
+        }
+        self.change_after_steering();
+        let (near, cruise) = (params.model.near_radius(), params.model.cruise_speed());
+        let (grid, solids, flags) = (&self.grid, &self.solids, &self.flags);
+        for_each_acc(&mut self.acc, |k, a| {
+            if !flags[k].piloted() {
+                let (p, v) = (grid.pos(k), grid.vel(k));
+                *a += avoid(solids, &params.avoidance, near, cruise, p, v, *a);
+            }
+        });
+    }
+
     /// The `TurnAtEdges` phase: birds inside the margin turn back (`turn` edges only).
     pub fn turn_at_edges(&mut self, params: &FlockParams) {
+        V::sorted_turn_at_edges(self, params)
+    }
+
+    /// The body of [`Self::turn_at_edges`], compiled in this crate for each space (see
+    /// [`crate::space::Compiled`]).
+    pub(crate) fn turn_at_edges_here(&mut self, params: &FlockParams) {
         if params.edges.mode != EdgeMode::Turn {
             return;
         }
         self.change_after_steering();
-        let world = params.bounds();
+        let world = params.bounds_in::<V>();
         let grid = &self.grid;
         for_each_acc(&mut self.acc, |k, a| {
             *a += params.edges.turn_acceleration(&world, grid.pos(k))
@@ -495,6 +572,12 @@ impl SortedFlock {
     /// then the world's edges, in place; piloted birds keep their state. Slots stay as they are
     /// (the next sort moves birds into their new cells, worked out here); the tick ends.
     pub fn integrate(&mut self, params: &FlockParams) {
+        V::sorted_integrate(self, params)
+    }
+
+    /// The body of [`Self::integrate`], compiled in this crate for each space (see
+    /// [`crate::space::Compiled`]).
+    pub(crate) fn integrate_here(&mut self, params: &FlockParams) {
         self.integrate_with(params, |_, _, _, _, _| {});
     }
 
@@ -503,7 +586,7 @@ impl SortedFlock {
     pub fn integrate_with(
         &mut self,
         params: &FlockParams,
-        on_bird: impl Fn(usize, u32, Vec2, Vec2, u32) + Sync,
+        on_bird: impl Fn(usize, u32, V, V, u32) + Sync,
     ) {
         assert_eq!(
             self.acc.len(),
@@ -529,47 +612,51 @@ impl SortedFlock {
             self.grid.return_spare(ahead.columns, ahead.cells);
             self.changed_after_steering_last_tick = true;
         }
-        let world = params.bounds();
+        let world = params.bounds_in::<V>();
         let layout = *self.grid.layout();
         let (acc, flags, ids, neighbours) = (&self.acc, &self.flags, &self.ids, &self.neighbours);
-        let parallel = acc.len() >= PARALLEL_FROM;
+        let solids = &self.solids;
+        let n = acc.len();
+        let parallel = n >= PARALLEL_FROM;
         // Every bird's new cell is written below, so the next sort can skip working them out.
         let (cols, cells) = self.grid.columns_and_cells_mut();
-        let Columns { px, py, vx, vy } = cols;
-        let one = |(chunk, ((((px, py), vx), vy), cells)): ChunkOfColumns| {
+        let columns = ColumnParts::new(cols);
+        let cell_parts = Parts::new(cells);
+        for_each_chunk(parallel, n, CHUNK, |chunk| {
             let first = chunk * CHUNK;
-            for at in (0..px.len()).step_by(LANES) {
-                let m = (px.len() - at).min(LANES);
-                let mut lane = lanes_of(
-                    [&*px, &*py, &*vx, &*vy],
-                    at..at + m,
-                    &acc[first + at..first + at + m],
-                );
-                crate::sim::integrate_lanes(params, &world, m, &mut lane);
-                let [x, y, u, w, ..] = &lane;
-                let cell = layout.cell_indices(x, y);
+            // SAFETY: each chunk index comes once, so every chunk's slices are its own.
+            let (ChunkColumns { pos, vel }, cells) =
+                unsafe { (columns.chunk(chunk, CHUNK), cell_parts.chunk(chunk, CHUNK)) };
+            let len = cells.len();
+            for at in (0..len).step_by(LANES) {
+                let m = (len - at).min(LANES);
+                let mut lanes =
+                    lanes_of::<V>(&pos, &vel, at..at + m, &acc[first + at..first + at + m]);
+                crate::sim::integrate_lanes(params, &world, solids, m, &mut lanes);
+                let cell = layout.cell_indices(&lanes.p);
                 for l in 0..m {
                     let k = at + l;
                     let slot = first + k;
+                    let mut p = V::ZERO;
+                    let mut v = V::ZERO;
                     if flags[slot].piloted() {
                         // Left as it is; its cell is that of where it stays.
-                        let p = world.wrap(Vec2::new(px[k], py[k]));
-                        cells[k] = layout.cell_index(p) as u32;
+                        for a in 0..V::DIM {
+                            *p.axis_mut(a) = pos[a][k];
+                            *v.axis_mut(a) = vel[a][k];
+                        }
+                        cells[k] = layout.cell_index(world.wrap(p)) as u32;
                     } else {
-                        (px[k], py[k], vx[k], vy[k]) = (x[l], y[l], u[l], w[l]);
+                        for a in 0..V::DIM {
+                            (pos[a][k], vel[a][k]) = (lanes.p[a][l], lanes.v[a][l]);
+                        }
+                        (p, v) = (lanes.pos(l), lanes.vel(l));
                         cells[k] = cell[l];
                     }
-                    on_bird(
-                        slot,
-                        ids[slot],
-                        Vec2::new(px[k], py[k]),
-                        Vec2::new(vx[k], vy[k]),
-                        neighbours[slot],
-                    );
+                    on_bird(slot, ids[slot], p, v, neighbours[slot]);
                 }
             }
-        };
-        for_each_chunk!(parallel, &one, px, py, vx, vy, cells);
+        });
         self.tick += 1;
         self.changed_since_integrate = false;
     }
@@ -581,15 +668,26 @@ impl SortedFlock {
     }
 
     /// One whole tick, the phases fused into one pass over the sorted birds (steering, leaders,
-    /// predators, edges, then the move, a chunk of birds at a time): the same bits as
+    /// predators, solids, edges, then the move, a chunk of birds at a time): the same bits as
     /// [`SortedFlock::sort`], [`SortedFlock::steer`], [`SortedFlock::follow_leaders`],
-    /// [`SortedFlock::flee_predators`], [`SortedFlock::turn_at_edges`] and
-    /// [`SortedFlock::integrate`] one after the other.
+    /// [`SortedFlock::flee_predators`], [`SortedFlock::avoid_solids`],
+    /// [`SortedFlock::turn_at_edges`] and [`SortedFlock::integrate`] one after the other.
     pub fn step(
         &mut self,
         params: &FlockParams,
-        leaders: &[LeaderState],
-        predators: &[PredatorState],
+        leaders: &[LeaderState<V>],
+        predators: &[PredatorState<V>],
+    ) {
+        V::sorted_step(self, params, leaders, predators)
+    }
+
+    /// The body of [`Self::step`], compiled in this crate for each space (see
+    /// [`crate::space::Compiled`]).
+    pub(crate) fn step_here(
+        &mut self,
+        params: &FlockParams,
+        leaders: &[LeaderState<V>],
+        predators: &[PredatorState<V>],
     ) {
         self.sort(params);
         let mut spare = self.grid.take_spare();
@@ -600,29 +698,29 @@ impl SortedFlock {
             params,
             leaders,
             predators,
+            solids: &self.solids,
             flags: &self.flags,
         };
-        let parallel = self.grid.len() >= PARALLEL_FROM;
-        let Columns { px, py, vx, vy } = &mut spare;
-        let one = |(chunk, (((((px, py), vx), vy), cells), neighbours)): (
-            usize,
-            (ChunkOfState<'_>, &mut [u32]),
-        )| {
-            // Not cleared (8 KiB a chunk, a good part of a small flock's tick): the steering
-            // writes every entry of the chunk before the move reads it.
-            let mut steering = [std::mem::MaybeUninit::<Vec2>::uninit(); CHUNK];
-            let out = ChunkOut {
-                first: chunk * CHUNK,
-                px,
-                py,
-                vx,
-                vy,
-                cells,
-                neighbours,
+        let n = self.grid.len();
+        let parallel = n >= PARALLEL_FROM;
+        let columns = ColumnParts::new(&mut spare);
+        let (cell_parts, neighbour_parts) =
+            (Parts::new(&mut cells), Parts::new(&mut self.neighbours));
+        for_each_chunk(parallel, n, CHUNK, |chunk| {
+            // Not cleared (a good part of a small flock's tick): the steering writes every entry
+            // of the chunk before the move reads it.
+            let mut steering = [std::mem::MaybeUninit::<V>::uninit(); CHUNK];
+            // SAFETY: each chunk index comes once, so every chunk's slices are its own.
+            let out = unsafe {
+                ChunkOut {
+                    first: chunk * CHUNK,
+                    columns: columns.chunk(chunk, CHUNK),
+                    cells: cell_parts.chunk(chunk, CHUNK),
+                    neighbours: neighbour_parts.chunk(chunk, CHUNK),
+                }
             };
             steer_and_move_chunk(&shared, out, &mut steering);
-        };
-        for_each_chunk!(parallel, &one, px, py, vx, vy, cells, self.neighbours);
+        });
         self.grid.replace_columns_with_cells(spare, cells);
         self.tick += 1;
         self.changed_since_integrate = true;
@@ -635,9 +733,9 @@ impl SortedFlock {
     }
 
     /// Positions and velocities ordered by bird id.
-    pub fn state_by_id(&self) -> (Vec<Vec2>, Vec<Vec2>) {
+    pub fn state_by_id(&self) -> (Vec<V>, Vec<V>) {
         let c = self.grid.columns();
-        let mut by_id: Vec<(u32, Vec2, Vec2)> = (0..self.len())
+        let mut by_id: Vec<(u32, V, V)> = (0..self.len())
             .map(|k| {
                 let (p, v) = c.get(k);
                 (self.ids[k], p, v)
@@ -649,12 +747,13 @@ impl SortedFlock {
 }
 
 /// What every chunk of a steering-and-move pass reads.
-struct StepShared<'a> {
-    ctx: SteerContext<'a>,
-    grid: &'a NeighbourGrid,
+struct StepShared<'a, V: Vector> {
+    ctx: SteerContext<'a, V>,
+    grid: &'a NeighbourGrid<V>,
     params: &'a FlockParams,
-    leaders: &'a [LeaderState],
-    predators: &'a [PredatorState],
+    leaders: &'a [LeaderState<V>],
+    predators: &'a [PredatorState<V>],
+    solids: &'a [Solid],
     flags: &'a [BirdFlags],
 }
 
@@ -662,57 +761,54 @@ struct StepShared<'a> {
 /// counts of the sorted birds from `first` on.
 struct ChunkOut<'a> {
     first: usize,
-    px: &'a mut [f32],
-    py: &'a mut [f32],
-    vx: &'a mut [f32],
-    vy: &'a mut [f32],
+    columns: ChunkColumns<'a>,
     cells: &'a mut [u32],
     neighbours: &'a mut [u32],
 }
 
 /// One chunk of the tick's phases fused: the steering of every bird of the chunk into
-/// `steering` first, then the leaders', predators' and edges' pulls and the move, eight birds
-/// at a time, whose square roots and divisions then overlap from bird to bird.
+/// `steering` first, then the leaders', predators', solids' and edges' pulls and the move,
+/// eight birds at a time, whose square roots and divisions then overlap from bird to bird.
 #[inline(always)]
-fn steer_and_move_chunk(s: &StepShared, out: ChunkOut, steering: &mut [MaybeUninit<Vec2>]) {
+fn steer_and_move_chunk<V: Vector>(
+    s: &StepShared<V>,
+    out: ChunkOut,
+    steering: &mut [MaybeUninit<V>],
+) {
     let ChunkOut {
         first,
-        px,
-        py,
-        vx,
-        vy,
+        columns: ChunkColumns { pos, vel },
         cells,
         neighbours,
     } = out;
     let (grid, params, flags) = (s.grid, s.params, s.flags);
     let layout = *grid.layout();
-    let world = params.bounds();
+    let world = params.bounds_in::<V>();
     let speed = params.model.cruise_speed();
     let turn = params.edges.mode == EdgeMode::Turn;
-    let extra_steering = !s.leaders.is_empty() || !s.predators.is_empty() || turn;
-    let end = first + px.len();
+    let (near, solids) = (params.model.near_radius(), s.solids);
+    let extra_steering =
+        !s.leaders.is_empty() || !s.predators.is_empty() || !solids.is_empty() || turn;
+    let len = cells.len();
+    let end = first + len;
     steer_run(grid, params, &s.ctx, first, end, |k, a, count| {
         steering[k - first].write(a);
         neighbours[k - first] = count;
     });
     // SAFETY: `steer_run` hands over every slot of `first..end` (it walks the range cell
-    // run by cell run to its end), so the first `px.len()` entries are written.
-    let steering: &[Vec2] =
-        unsafe { std::slice::from_raw_parts(steering.as_ptr().cast(), px.len()) };
+    // run by cell run to its end), so the first `len` entries are written.
+    let steering: &[V] = unsafe { std::slice::from_raw_parts(steering.as_ptr().cast(), len) };
     let c = grid.columns();
-    for at in (0..px.len()).step_by(LANES) {
-        let m = (px.len() - at).min(LANES);
+    let source_pos: [&[f32]; 3] = std::array::from_fn(|a| c.pos[a].as_slice());
+    let source_vel: [&[f32]; 3] = std::array::from_fn(|a| c.vel[a].as_slice());
+    for at in (0..len).step_by(LANES) {
+        let m = (len - at).min(LANES);
         let (from, to) = (first + at, first + at + m);
-        let mut lane = lanes_of(
-            [&c.px, &c.py, &c.vx, &c.vy],
-            from..to,
-            &steering[at..at + m],
-        );
-        let [x, y, u, w, ax, ay] = &mut lane;
+        let mut lanes = lanes_of::<V>(&source_pos, &source_vel, from..to, &steering[at..at + m]);
         if extra_steering {
             for l in 0..m {
-                let (p, v) = (Vec2::new(x[l], y[l]), Vec2::new(u[l], w[l]));
-                let mut a = Vec2::new(ax[l], ay[l]);
+                let (p, v) = (lanes.pos::<V>(l), lanes.vel::<V>(l));
+                let mut a = lanes.acc::<V>(l);
                 // In the order of the phases.
                 for leader in s.leaders {
                     a += leader.params.steer(world.delta(p, leader.pos), v, speed);
@@ -720,54 +816,63 @@ fn steer_and_move_chunk(s: &StepShared, out: ChunkOut, steering: &mut [MaybeUnin
                 for predator in s.predators {
                     a += predator.params.flee(world.delta(predator.pos, p));
                 }
+                if !solids.is_empty() && !flags[from + l].piloted() {
+                    a += avoid(solids, &params.avoidance, near, speed, p, v, a);
+                }
                 if turn {
                     a += params.edges.turn_acceleration(&world, p);
                 }
-                (ax[l], ay[l]) = (a.x, a.y);
+                lanes.set_acc(l, a);
             }
         }
-        crate::sim::integrate_lanes(params, &world, m, &mut lane);
-        let [x, y, u, w, ..] = &lane;
+        crate::sim::integrate_lanes(params, &world, solids, m, &mut lanes);
         // The next sort's work, done while the birds are at hand: their cells, should
         // the grid keep its layout (positions on a torus are wrapped already).
-        let cell = layout.cell_indices(x, y);
+        let cell = layout.cell_indices(&lanes.p);
         for l in 0..m {
             let k = at + l;
             if flags[from + l].piloted() {
-                let p = world.wrap(Vec2::new(c.px[from + l], c.py[from + l]));
-                (px[k], py[k]) = (c.px[from + l], c.py[from + l]);
-                (vx[k], vy[k]) = (c.vx[from + l], c.vy[from + l]);
-                cells[k] = layout.cell_index(p) as u32;
+                let (p, v) = c.get(from + l);
+                for a in 0..V::DIM {
+                    (pos[a][k], vel[a][k]) = (p.axis(a), v.axis(a));
+                }
+                cells[k] = layout.cell_index(world.wrap(p)) as u32;
                 continue;
             }
-            (px[k], py[k], vx[k], vy[k]) = (x[l], y[l], u[l], w[l]);
+            for a in 0..V::DIM {
+                (pos[a][k], vel[a][k]) = (lanes.p[a][l], lanes.v[a][l]);
+            }
             cells[k] = cell[l];
         }
     }
 }
 
-/// Up to eight birds as the move takes them: lanes of x, y, vx, vy (`columns[birds]`) and the
-/// acceleration's x and y (`acc`, one per bird, at most [`LANES`]); the lanes beyond them zero.
+/// Up to eight birds as the move takes them: lanes of their positions and velocities
+/// (`pos[a][birds]`, `vel[a][birds]`) and accelerations (`acc`, one per bird, at most
+/// [`LANES`]); the lanes beyond them zero.
 #[inline(always)]
-fn lanes_of(
-    columns: [&[f32]; 4],
+fn lanes_of<V: Vector>(
+    pos: &[impl AsRef<[f32]>; 3],
+    vel: &[impl AsRef<[f32]>; 3],
     birds: std::ops::Range<usize>,
-    acc: &[Vec2],
-) -> [[f32; LANES]; 6] {
+    acc: &[V],
+) -> Group {
     let m = acc.len();
-    let mut lane = [[0.0f32; LANES]; 6];
-    for (lane, column) in lane.iter_mut().zip(columns) {
-        lane[..m].copy_from_slice(&column[birds.clone()]);
+    let mut lanes = Group::default();
+    for a in 0..V::DIM {
+        lanes.p[a][..m].copy_from_slice(&pos[a].as_ref()[birds.clone()]);
     }
-    let [.., ax, ay] = &mut lane;
+    for a in 0..V::DIM {
+        lanes.v[a][..m].copy_from_slice(&vel[a].as_ref()[birds.clone()]);
+    }
     for (l, a) in acc.iter().enumerate() {
-        (ax[l], ay[l]) = (a.x, a.y);
+        lanes.set_acc(l, *a);
     }
-    lane
+    lanes
 }
 
 /// Calls `f(slot, acceleration)` for every bird, on all threads or on this one.
-fn for_each_acc(acc: &mut [Vec2], f: impl Fn(usize, &mut Vec2) + Sync) {
+fn for_each_acc<V: Vector>(acc: &mut [V], f: impl Fn(usize, &mut V) + Sync) {
     if acc.len() < PARALLEL_FROM {
         acc.iter_mut().enumerate().for_each(|(k, a)| f(k, a));
     } else {
@@ -781,13 +886,13 @@ fn for_each_acc(acc: &mut [Vec2], f: impl Fn(usize, &mut Vec2) + Sync) {
 /// Steers the sorted birds `first..end` (cells in order; a cell may start before `first` or
 /// end after `end`), handing each slot's acceleration and neighbour count to `out`.
 #[inline]
-fn steer_run(
-    grid: &NeighbourGrid,
+fn steer_run<V: Vector>(
+    grid: &NeighbourGrid<V>,
     params: &FlockParams,
-    ctx: &SteerContext,
+    ctx: &SteerContext<V>,
     first: usize,
     end: usize,
-    mut out: impl FnMut(usize, Vec2, u32),
+    mut out: impl FnMut(usize, V, u32),
 ) {
     // Models that steer by sums have them taken a cell at a time (not under a cap, which counts
     // neighbours in visiting order, bird by bird).

@@ -1,26 +1,41 @@
-//! The rectangle a flock lives in, and whether its opposite edges meet (a torus).
+//! The box a flock lives in (a rectangle in 2D), and whether its opposite faces meet (a torus).
 
 use crate::lanes::{LANES, Lane};
-use glam::Vec2;
+use crate::space::Vector;
+use glam::{Vec2, Vec3};
 
-/// An axis-aligned world rectangle centred on the origin.
+/// An axis-aligned world box centred on the origin: a rectangle in 2D (`Vec2`), a box in 3D
+/// (`Vec3`).
 ///
-/// When `wrapped` is true the world is a torus: a boid leaving one edge enters at the opposite
+/// When `wrapped` is true the world is a torus: a boid leaving one face enters at the opposite
 /// one, and distances are measured to the nearest periodic image.
 #[derive(Clone, Copy, Debug, PartialEq)]
-pub struct WorldBounds {
-    /// Lower-left corner.
-    pub min: Vec2,
-    /// Width and height; both positive.
-    pub size: Vec2,
-    /// Opposite edges are joined.
+pub struct WorldBounds<V: Vector = Vec2> {
+    /// Lowest corner.
+    pub min: V,
+    /// Width, height (and depth); all positive.
+    pub size: V,
+    /// Opposite faces are joined.
     pub wrapped: bool,
 }
 
-impl WorldBounds {
+impl WorldBounds<Vec2> {
     /// A `width` x `height` world centred on the origin.
     pub fn centred(width: f32, height: f32, wrapped: bool) -> Self {
-        let size = Vec2::new(width, height);
+        Self::centred_on_size(Vec2::new(width, height), wrapped)
+    }
+}
+
+impl WorldBounds<Vec3> {
+    /// A `width` x `height` x `depth` world centred on the origin (y up).
+    pub fn centred3(width: f32, height: f32, depth: f32, wrapped: bool) -> Self {
+        Self::centred_on_size(Vec3::new(width, height, depth), wrapped)
+    }
+}
+
+impl<V: Vector> WorldBounds<V> {
+    /// A world of `size` centred on the origin.
+    pub fn centred_on_size(size: V, wrapped: bool) -> Self {
         Self {
             min: -size * 0.5,
             size,
@@ -28,19 +43,19 @@ impl WorldBounds {
         }
     }
 
-    /// Upper-right corner.
-    pub fn max(&self) -> Vec2 {
+    /// Highest corner.
+    pub fn max(&self) -> V {
         self.min + self.size
     }
 
     /// The centre of the world.
-    pub fn centre(&self) -> Vec2 {
+    pub fn centre(&self) -> V {
         self.min + self.size * 0.5
     }
 
     /// The offset from `from` to `to`: in a wrapped world, to the nearest image of `to`.
     #[inline]
-    pub fn delta(&self, from: Vec2, to: Vec2) -> Vec2 {
+    pub fn delta(&self, from: V, to: V) -> V {
         let d = to - from;
         if self.wrapped {
             d - self.size * (d / self.size).round()
@@ -51,45 +66,48 @@ impl WorldBounds {
 
     /// Maps a position back into `[min, max)` on a torus; elsewhere returns it unchanged.
     #[inline]
-    pub fn wrap(&self, p: Vec2) -> Vec2 {
-        if !self.wrapped || (p.cmpge(self.min).all() && p.cmplt(self.min + self.size).all()) {
+    pub fn wrap(&self, p: V) -> V {
+        if !self.wrapped || (p.all_ge(self.min) && p.all_lt(self.min + self.size)) {
             // Inside already (nearly every call): no remainder to take.
             return p;
         }
         let mut q = (p - self.min).rem_euclid(self.size);
         // `rem_euclid` of a tiny negative number rounds up to `size` itself: fold it back.
-        if q.x >= self.size.x {
-            q.x = 0.0;
-        }
-        if q.y >= self.size.y {
-            q.y = 0.0;
+        for a in 0..V::DIM {
+            if q.axis(a) >= self.size.axis(a) {
+                *q.axis_mut(a) = 0.0;
+            }
         }
         q + self.min
     }
 
-    /// [`WorldBounds::wrap`] for a group of positions.
+    /// [`WorldBounds::wrap`] for a group of positions (one lane array per axis; the axes past
+    /// the space's are not read).
     #[inline]
-    pub(crate) fn wrap_lanes(&self, x: &mut Lane, y: &mut Lane) {
+    pub(crate) fn wrap_lanes(&self, p: &mut [Lane; 3]) {
         if !self.wrapped {
             return;
         }
         let (lo, hi) = (self.min, self.min + self.size);
         let mut inside = true;
         for l in 0..LANES {
-            inside &= (x[l] >= lo.x) & (y[l] >= lo.y) & (x[l] < hi.x) & (y[l] < hi.y);
+            for (a, axis) in p.iter().enumerate().take(V::DIM) {
+                inside &= (axis[l] >= lo.axis(a)) & (axis[l] < hi.axis(a));
+            }
         }
         if !inside {
             for l in 0..LANES {
-                let p = self.wrap(Vec2::new(x[l], y[l]));
-                (x[l], y[l]) = (p.x, p.y);
+                let q = self.wrap(V::from_axes([p[0][l], p[1][l], p[2][l]]));
+                for (a, axis) in p.iter_mut().enumerate().take(V::DIM) {
+                    axis[l] = q.axis(a);
+                }
             }
         }
     }
 
-    /// True when `p` lies inside the rectangle (edges included).
-    pub fn contains(&self, p: Vec2) -> bool {
-        let max = self.max();
-        p.x >= self.min.x && p.y >= self.min.y && p.x <= max.x && p.y <= max.y
+    /// True when `p` lies inside the box (faces included).
+    pub fn contains(&self, p: V) -> bool {
+        p.all_ge(self.min) && p.all_le(self.max())
     }
 }
 
@@ -104,6 +122,9 @@ mod tests {
         assert!((d.x + 2.0).abs() < 1e-4, "{d}");
         let d = w.delta(Vec2::new(0.0, 24.0), Vec2::new(0.0, -24.0));
         assert!((d.y - 2.0).abs() < 1e-4, "{d}");
+        let w = WorldBounds::centred3(100.0, 50.0, 30.0, true);
+        let d = w.delta(Vec3::new(0.0, 0.0, 14.0), Vec3::new(0.0, 0.0, -14.0));
+        assert!((d.z - 2.0).abs() < 1e-4, "{d}");
     }
 
     #[test]
@@ -113,5 +134,14 @@ mod tests {
         let p = w.wrap(Vec2::new(-50.0 - 1e-9, 0.0));
         assert!(p.x >= -50.0 && p.x < 50.0);
         assert_eq!(w.wrap(Vec2::new(175.0, 0.0)), Vec2::new(-25.0, 0.0));
+        let w = WorldBounds::centred3(100.0, 100.0, 40.0, true);
+        assert_eq!(
+            w.wrap(Vec3::new(0.0, 0.0, 20.0)),
+            Vec3::new(0.0, 0.0, -20.0)
+        );
+        assert_eq!(
+            w.wrap(Vec3::new(0.0, 0.0, -45.0)),
+            Vec3::new(0.0, 0.0, -5.0)
+        );
     }
 }

@@ -1,11 +1,14 @@
 //! The three ways to run a flock give the very same bits: `FlockSim` (columns in id order,
 //! sorted afresh each tick), `FastFlock` (kept in cell order, the phases fused into one pass)
-//! and `SortedFlock`'s phases one at a time (what the Bevy plugins run).
+//! and `SortedFlock`'s phases one at a time (what the Bevy plugins run), in 2D and in 3D.
 
+use murmur_core::fast::FastFlock as AnyFastFlock;
 use murmur_core::leader::{LeaderMode, LeaderParams};
 use murmur_core::predator::{PredatorParams, PredatorState};
 use murmur_core::prelude::*;
-use murmur_core::sim::LeaderState;
+use murmur_core::sim::{FlockSim as AnyFlockSim, LeaderState};
+use murmur_core::sorted::SortedFlock as AnySortedFlock;
+use murmur_core::{Vec3, Vector};
 
 fn params(preset: &str, overrides: &[&str]) -> murmur_core::params::FlockParams {
     let mut p = Preset::load(preset).unwrap();
@@ -13,9 +16,9 @@ fn params(preset: &str, overrides: &[&str]) -> murmur_core::params::FlockParams 
     p.flock_params()
 }
 
-fn leader() -> LeaderState {
+fn leader<V: Vector>() -> LeaderState<V> {
     LeaderState {
-        pos: Vec2::new(40.0, -30.0),
+        pos: V::from_axes([40.0, -30.0, 20.0]),
         params: LeaderParams {
             mode: LeaderMode::Follow,
             ..LeaderParams::default()
@@ -23,31 +26,35 @@ fn leader() -> LeaderState {
     }
 }
 
-fn predator() -> PredatorState {
+fn predator<V: Vector>() -> PredatorState<V> {
     PredatorState {
-        pos: Vec2::new(-120.0, 60.0),
+        pos: V::from_axes([-120.0, 60.0, -40.0]),
         params: PredatorParams::default(),
     }
 }
 
 /// Hashes after `ticks` ticks of the three paths, and whether the flock moved at all.
-fn three_paths(
+fn three_paths<V: Vector>(
     p: &murmur_core::params::FlockParams,
     n: usize,
     ticks: usize,
     with_others: bool,
+    solids: &[Solid],
 ) -> [u64; 4] {
-    let leaders: Vec<_> = with_others.then(leader).into_iter().collect();
-    let predators: Vec<_> = with_others.then(predator).into_iter().collect();
-    let mut sim = FlockSim::new(p.clone(), n, 3);
+    let leaders: Vec<_> = with_others.then(leader::<V>).into_iter().collect();
+    let predators: Vec<_> = with_others.then(predator::<V>).into_iter().collect();
+    let mut sim = AnyFlockSim::<V>::new(p.clone(), n, 3);
     sim.leaders = leaders.clone();
     sim.predators = predators.clone();
+    sim.solids = solids.to_vec();
     let start = sim.state_hash();
-    let mut fast = FastFlock::new(p.clone(), n, 3);
+    let mut fast = AnyFastFlock::<V>::new(p.clone(), n, 3);
     fast.leaders = leaders.clone();
     fast.predators = predators.clone();
-    let (pos, vel) = murmur_core::sim::initial_boids(p, n, 3);
-    let mut phased = SortedFlock::from_state(&pos, &vel, 3);
+    fast.set_solids(solids);
+    let (pos, vel) = murmur_core::sim::initial_boids::<V>(p, n, 3);
+    let mut phased = AnySortedFlock::from_state(&pos, &vel, 3);
+    phased.set_solids(solids);
     for _ in 0..ticks {
         sim.step();
         fast.step();
@@ -55,6 +62,7 @@ fn three_paths(
         phased.steer(p);
         phased.follow_leaders(p, &leaders);
         phased.flee_predators(p, &predators);
+        phased.avoid_solids(p);
         phased.turn_at_edges(p);
         phased.integrate(p);
     }
@@ -79,7 +87,37 @@ fn every_model_and_edge_gives_the_same_bits_on_all_three_paths() {
         for edges in ["wrap", "turn", "bounce", "none"] {
             let p = params(preset, &[&format!("edges.mode={edges}")]);
             for with_others in [false, true] {
-                let [start, sim, fast, phased] = three_paths(&p, 700, 60, with_others);
+                let [start, sim, fast, phased] = three_paths::<Vec2>(&p, 700, 60, with_others, &[]);
+                let what = format!("{preset}, {edges} edges, leader and predator: {with_others}");
+                assert_ne!(start, sim, "{what}: the flock moved");
+                assert_eq!(sim, fast, "{what}: FlockSim vs FastFlock");
+                assert_eq!(sim, phased, "{what}: FlockSim vs the phases one by one");
+            }
+        }
+    }
+}
+
+#[test]
+fn every_model_and_edge_gives_the_same_bits_on_all_three_paths_in_3d() {
+    for preset in [
+        "reynolds3d",
+        "cornell3d",
+        "spaceboids3d",
+        "vicsek3d",
+        "couzin3d",
+        "abm3d",
+    ] {
+        let solids: Vec<Solid> = Preset::load(preset)
+            .unwrap()
+            .obstacles
+            .iter()
+            .filter_map(Obstacle::solid)
+            .collect();
+        for edges in ["wrap", "turn", "bounce", "none"] {
+            let p = params(preset, &[&format!("edges.mode={edges}")]);
+            for with_others in [false, true] {
+                let [start, sim, fast, phased] =
+                    three_paths::<Vec3>(&p, 900, 40, with_others, &solids);
                 let what = format!("{preset}, {edges} edges, leader and predator: {with_others}");
                 assert_ne!(start, sim, "{what}: the flock moved");
                 assert_eq!(sim, fast, "{what}: FlockSim vs FastFlock");
@@ -97,20 +135,40 @@ fn large_flocks_on_many_threads_give_the_same_bits_too() {
         .num_threads(3)
         .build()
         .unwrap();
-    let [start, sim, fast, phased] = pool.install(|| three_paths(&p, 40_000, 20, true));
+    let [start, sim, fast, phased] =
+        pool.install(|| three_paths::<Vec2>(&p, 40_000, 20, true, &[]));
     assert_ne!(start, sim);
     assert_eq!(sim, fast);
     assert_eq!(sim, phased);
+    // And in 3D, with solids.
+    let p = params(
+        "reynolds3d",
+        &["edges.mode=wrap", "width=1500", "height=600", "depth=1500"],
+    );
+    let solids = [Solid::Sphere {
+        centre: Vec3::new(100.0, 0.0, -200.0),
+        radius: 120.0,
+    }];
+    let [start, sim, fast, phased] =
+        pool.install(|| three_paths::<Vec3>(&p, 40_000, 15, true, &solids));
+    assert_ne!(start, sim);
+    assert_eq!(sim, fast, "3D: FlockSim vs FastFlock");
+    assert_eq!(sim, phased, "3D: FlockSim vs the phases");
 }
 
 #[test]
 fn a_capped_neighbourhood_gives_the_same_bits_too() {
     // Under a cap birds are steered one by one, in the order the grid visits them.
     let p = params("spaceboids", &["max_neighbours=7"]);
-    let [start, sim, fast, phased] = three_paths(&p, 900, 40, false);
+    let [start, sim, fast, phased] = three_paths::<Vec2>(&p, 900, 40, false, &[]);
     assert_ne!(start, sim);
     assert_eq!(sim, fast);
     assert_eq!(sim, phased);
+    let p = params("reynolds3d", &["max_neighbours=7", "blind_angle=60"]);
+    let [start, sim, fast, phased] = three_paths::<Vec3>(&p, 900, 40, false, &[]);
+    assert_ne!(start, sim);
+    assert_eq!(sim, fast, "3D");
+    assert_eq!(sim, phased, "3D");
 }
 
 #[test]

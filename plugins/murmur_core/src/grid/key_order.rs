@@ -11,6 +11,7 @@
 //! such a cell turns up).
 
 use super::Columns;
+use crate::space::Vector;
 use rayon::prelude::*;
 
 /// Cells up to this size are insertion-sorted in place; larger unsorted ones are sorted apart.
@@ -19,80 +20,87 @@ const INSERTION_MAX: usize = 48;
 /// Below this many boids one thread does it all.
 const PARALLEL_FROM: usize = 16_384;
 
-/// A boid being moved during the sort: its key and its columns.
+/// A boid being moved during the sort: its key and its columns (positions then velocities,
+/// the first `2 * DIM` used).
 #[derive(Clone, Copy, Debug)]
 pub(super) struct Entry {
     key: u32,
     order: u32,
-    px: f32,
-    py: f32,
-    vx: f32,
-    vy: f32,
+    values: [f32; 6],
 }
 
-/// Raw pointers to the columns, for parts that own disjoint ranges of them.
-#[derive(Clone, Copy)]
-struct Parts {
-    px: *mut f32,
-    py: *mut f32,
-    vx: *mut f32,
-    vy: *mut f32,
+/// Raw pointers to the columns (the first `2 * DIM` of them), for parts that own disjoint
+/// ranges of them.
+struct Parts<V> {
+    columns: [*mut f32; 6],
     order: *mut u32,
+    space: std::marker::PhantomData<fn() -> V>,
 }
+
+impl<V> Clone for Parts<V> {
+    fn clone(&self) -> Self {
+        *self
+    }
+}
+
+impl<V> Copy for Parts<V> {}
 
 // SAFETY: each part only touches the sorted indices of its own cells (disjoint ranges).
-unsafe impl Sync for Parts {}
+unsafe impl<V> Sync for Parts<V> {}
 // SAFETY: as above.
-unsafe impl Send for Parts {}
+unsafe impl<V> Send for Parts<V> {}
 
-/// Views of one range of the columns.
-struct Range<'a> {
-    px: &'a mut [f32],
-    py: &'a mut [f32],
-    vx: &'a mut [f32],
-    vy: &'a mut [f32],
+/// Views of one range of the columns (the first `2 * dim` of them).
+struct Range<'a, V> {
+    columns: [&'a mut [f32]; 6],
     order: &'a mut [u32],
+    space: std::marker::PhantomData<fn() -> V>,
 }
 
-impl Parts {
+impl<V: Vector> Parts<V> {
     /// # Safety
     /// `start..end` lies within the columns and no other live `Range` overlaps it.
-    unsafe fn range<'a>(self, start: usize, end: usize) -> Range<'a> {
+    unsafe fn range<'a>(self, start: usize, end: usize) -> Range<'a, V> {
         let len = end - start;
-        // SAFETY: passed on from the caller.
+        // SAFETY: passed on from the caller; the columns past `2 * DIM` are empty views.
         unsafe {
             Range {
-                px: std::slice::from_raw_parts_mut(self.px.add(start), len),
-                py: std::slice::from_raw_parts_mut(self.py.add(start), len),
-                vx: std::slice::from_raw_parts_mut(self.vx.add(start), len),
-                vy: std::slice::from_raw_parts_mut(self.vy.add(start), len),
+                columns: std::array::from_fn(|c| {
+                    if c < 2 * V::DIM {
+                        std::slice::from_raw_parts_mut(self.columns[c].add(start), len)
+                    } else {
+                        &mut []
+                    }
+                }),
                 order: std::slice::from_raw_parts_mut(self.order.add(start), len),
+                space: std::marker::PhantomData,
             }
         }
     }
 }
 
-impl Range<'_> {
+impl<V: Vector> Range<'_, V> {
     fn get(&self, keys: &[u32], i: usize) -> Entry {
         let order = self.order[i];
+        let c = &self.columns;
+        let mut values = [c[0][i], c[1][i], c[2][i], c[3][i], 0.0, 0.0];
+        if V::DIM == 3 {
+            (values[4], values[5]) = (c[4][i], c[5][i]);
+        }
         Entry {
             key: keys[order as usize],
             order,
-            px: self.px[i],
-            py: self.py[i],
-            vx: self.vx[i],
-            vy: self.vy[i],
+            values,
         }
     }
 
     fn set(&mut self, i: usize, e: Entry) {
-        (
-            self.order[i],
-            self.px[i],
-            self.py[i],
-            self.vx[i],
-            self.vy[i],
-        ) = (e.order, e.px, e.py, e.vx, e.vy);
+        self.order[i] = e.order;
+        let [c0, c1, c2, c3, c4, c5] = &mut self.columns;
+        (c0[i], c1[i], c2[i], c3[i]) = (e.values[0], e.values[1], e.values[2], e.values[3]);
+        if V::DIM == 3 {
+            (c4[i], c5[i]) = (e.values[4], e.values[5]);
+        }
     }
 
     /// Sorts `from..to` by key with insertion sort (stable; keys are unique in practice).
@@ -123,17 +131,17 @@ impl Range<'_> {
 /// Puts the boids of every cell in key order: `keys[i]` is the key of the boid whose index
 /// before the sort was `i` (`order` maps sorted indices to those). `scratch` is kept between
 /// calls for large cells.
-pub(super) fn order_cells_by_key(
+pub(super) fn order_cells_by_key<V: Vector>(
     cell_start: &[u32],
     keys: &[u32],
-    cols: &mut Columns,
+    cols: &mut Columns<V>,
     order: &mut [u32],
     scratch: &mut Vec<Entry>,
 ) {
     let n = order.len();
     let cells = cell_start.len().saturating_sub(1);
     assert!(
-        keys.len() == n && cols.px.len() == n && cell_start.last().is_none_or(|&e| e as usize == n),
+        keys.len() == n && cols.len() == n && cell_start.last().is_none_or(|&e| e as usize == n),
         "one key per boid"
     );
     let parts = if n < PARALLEL_FROM {
@@ -141,12 +149,14 @@ pub(super) fn order_cells_by_key(
     } else {
         (4 * rayon::current_num_threads()).clamp(1, 256)
     };
-    let ptrs = Parts {
-        px: cols.px.as_mut_ptr(),
-        py: cols.py.as_mut_ptr(),
-        vx: cols.vx.as_mut_ptr(),
-        vy: cols.vy.as_mut_ptr(),
+    let mut columns = [std::ptr::null_mut(); 6];
+    for (c, column) in columns.iter_mut().zip(cols.all_mut()) {
+        *c = column.as_mut_ptr();
+    }
+    let ptrs = Parts::<V> {
+        columns,
         order: order.as_mut_ptr(),
+        space: std::marker::PhantomData,
     };
     let cells_per_part = cells.div_ceil(parts).max(1);
     // Each part: its cells, insertion-sorted where small; says whether a large one is unsorted.

@@ -1,8 +1,9 @@
 //! The uniform neighbour grid: boids counting-sorted by cell into contiguous columns.
 //!
 //! Each rebuild counts the boids per cell, turns the counts into offsets with a prefix sum and
-//! scatters positions and velocities into cell order, so a query walks at most nine short,
-//! contiguous runs of memory (three when the 3x3 block does not cross an edge of the grid).
+//! scatters positions and velocities into cell order, so a query walks a few short, contiguous
+//! runs of memory: in 2D three rows of three cells (nine runs across the seams of a torus), in
+//! 3D nine rows of cells along x, each one run.
 
 mod key_order;
 mod lanes;
@@ -13,21 +14,23 @@ mod pairs;
 mod scatter;
 mod sums;
 
-pub use layout::GridLayout;
+pub use layout::{GridLayout, REACH_X_3D};
 pub use sums::{NeighbourSums, SumsRequest};
 
+use crate::space::Vector;
 use crate::world::WorldBounds;
 use glam::Vec2;
 use rayon::prelude::*;
+use std::marker::PhantomData;
 
 /// Counting-sorted boid columns plus the per-cell offsets into them.
 ///
 /// Indices handed out by queries are *sorted* indices (positions in the columns);
-/// [`NeighbourGrid::order`] maps them back to the caller's input order. Columns are stored as
-/// separate x and y arrays so the neighbour loops vectorise.
+/// [`NeighbourGrid::order`] maps them back to the caller's input order. Columns are stored one
+/// array per axis so the neighbour loops vectorise.
 #[derive(Clone, Debug, Default)]
-pub struct NeighbourGrid {
-    layout: GridLayout,
+pub struct NeighbourGrid<V: Vector = Vec2> {
+    layout: GridLayout<V>,
     /// `cell_start[c]..cell_start[c + 1]` are the sorted indices of the boids in cell `c`.
     cell_start: Vec<u32>,
     /// Cell of each boid before sorting (scratch for the scatter pass).
@@ -39,51 +42,137 @@ pub struct NeighbourGrid {
     /// Input index -> sorted index (filled by [`NeighbourGrid::rebuild`] only).
     rank: Vec<u32>,
     /// Positions and velocities in cell order.
-    cols: Columns,
+    cols: Columns<V>,
     /// A second set of columns for [`NeighbourGrid::resort`] and in-place updates.
-    back: Columns,
+    back: Columns<V>,
     /// A second cell column for [`NeighbourGrid::replace_columns_with_cells`].
     spare_cells: Vec<u32>,
     /// `cell_of_input` already holds every boid's cell under this layout (handed in with the
     /// columns), so the next resort under the same layout need not work them out.
-    cells_known: Option<GridLayout>,
+    cells_known: Option<GridLayout<V>>,
     /// Scratch for cells too large to insertion-sort by key (see [`NeighbourGrid::resort`]).
     key_scratch: Vec<key_order::Entry>,
     /// Scratch for a resort by keys `0..n`: the index of each key.
     slot_of_key: Vec<u32>,
 }
 
-/// Positions and velocities as separate x and y arrays.
-#[derive(Clone, Debug, Default)]
-pub struct Columns {
-    /// x positions.
-    pub px: Vec<f32>,
-    /// y positions.
-    pub py: Vec<f32>,
-    /// x velocities.
-    pub vx: Vec<f32>,
-    /// y velocities.
-    pub vy: Vec<f32>,
+/// Positions and velocities, one array per axis: x, y and, in 3D, z (the z arrays of a 2D
+/// flock stay empty).
+#[derive(Clone, Debug)]
+pub struct Columns<V: Vector = Vec2> {
+    /// Positions: x, y, z.
+    pub pos: [Vec<f32>; 3],
+    /// Velocities: x, y, z.
+    pub vel: [Vec<f32>; 3],
+    space: PhantomData<fn() -> V>,
 }
 
-impl Columns {
+impl<V: Vector> Default for Columns<V> {
+    fn default() -> Self {
+        Self {
+            pos: Default::default(),
+            vel: Default::default(),
+            space: PhantomData,
+        }
+    }
+}
+
+impl<V: Vector> Columns<V> {
+    /// Columns holding `pos` and `vel` (one velocity per position).
+    pub fn from_state(pos: &[V], vel: &[V]) -> Self {
+        assert_eq!(pos.len(), vel.len(), "one velocity per position");
+        let mut c = Self::default();
+        for a in 0..V::DIM {
+            c.pos[a] = pos.iter().map(|p| p.axis(a)).collect();
+            c.vel[a] = vel.iter().map(|v| v.axis(a)).collect();
+        }
+        c
+    }
+
+    /// Number of boids.
+    pub fn len(&self) -> usize {
+        self.pos[0].len()
+    }
+
+    /// True without boids.
+    pub fn is_empty(&self) -> bool {
+        self.pos[0].is_empty()
+    }
+
+    /// The space's columns: positions then velocities, `2 * DIM` of them.
+    pub(crate) fn all(&self) -> impl Iterator<Item = &Vec<f32>> {
+        self.pos[..V::DIM].iter().chain(&self.vel[..V::DIM])
+    }
+
+    /// The space's columns, to change: positions then velocities.
+    pub(crate) fn all_mut(&mut self) -> impl Iterator<Item = &mut Vec<f32>> {
+        self.pos[..V::DIM].iter_mut().chain(&mut self.vel[..V::DIM])
+    }
+
     fn resize(&mut self, n: usize) {
-        for c in [&mut self.px, &mut self.py, &mut self.vx, &mut self.vy] {
+        for c in self.all_mut() {
             c.resize(n, 0.0);
         }
     }
 
     fn capacity(&self) -> usize {
-        self.px.capacity() + self.py.capacity() + self.vx.capacity() + self.vy.capacity()
+        self.all().map(Vec::capacity).sum()
     }
 
     /// Boid `k`'s position and velocity.
     #[inline]
-    pub fn get(&self, k: usize) -> (Vec2, Vec2) {
-        (
-            Vec2::new(self.px[k], self.py[k]),
-            Vec2::new(self.vx[k], self.vy[k]),
-        )
+    pub fn get(&self, k: usize) -> (V, V) {
+        (self.pos_of(k), self.vel_of(k))
+    }
+
+    /// Boid `k`'s position.
+    #[inline]
+    pub fn pos_of(&self, k: usize) -> V {
+        let mut p = V::ZERO;
+        for a in 0..V::DIM {
+            *p.axis_mut(a) = self.pos[a][k];
+        }
+        p
+    }
+
+    /// Boid `k`'s velocity.
+    #[inline]
+    pub fn vel_of(&self, k: usize) -> V {
+        let mut v = V::ZERO;
+        for a in 0..V::DIM {
+            *v.axis_mut(a) = self.vel[a][k];
+        }
+        v
+    }
+
+    /// Sets boid `k`'s position and velocity.
+    #[inline]
+    pub fn set(&mut self, k: usize, p: V, v: V) {
+        for a in 0..V::DIM {
+            self.pos[a][k] = p.axis(a);
+            self.vel[a][k] = v.axis(a);
+        }
+    }
+
+    /// Sets boid `k`'s position.
+    #[inline]
+    pub fn set_pos(&mut self, k: usize, p: V) {
+        for a in 0..V::DIM {
+            self.pos[a][k] = p.axis(a);
+        }
+    }
+
+    fn push(&mut self, p: V, v: V) {
+        for a in 0..V::DIM {
+            self.pos[a].push(p.axis(a));
+            self.vel[a].push(v.axis(a));
+        }
+    }
+
+    fn swap_remove(&mut self, k: usize) {
+        for c in self.all_mut() {
+            c.swap_remove(k);
+        }
     }
 }
 
@@ -101,60 +190,104 @@ struct Run {
 struct Runs {
     runs: [Run; 3],
     len: usize,
-    /// The axis has fewer than three cells on a torus: every cell is visited once and the
-    /// nearest image is taken per pair instead of per run.
+    /// The axis has too few cells on a torus for the runs either side not to meet: every cell
+    /// is visited once and the nearest image is taken per pair instead of per run.
     min_image: bool,
+}
+
+impl Runs {
+    /// The runs' cells, each with its shift, in order.
+    #[inline]
+    fn cells(&self) -> impl Iterator<Item = (usize, f32)> + '_ {
+        self.runs[..self.len]
+            .iter()
+            .flat_map(|r| (r.first..=r.last).map(move |c| (c, r.shift)))
+    }
 }
 
 /// A contiguous range of sorted indices to visit, with the shift of their images.
 #[derive(Clone, Copy, Debug, Default)]
-pub(crate) struct Span {
+pub(crate) struct Span<V: Vector> {
     pub start: usize,
     pub end: usize,
-    pub shift: Vec2,
+    pub shift: V,
 }
 
-/// What a boid of one cell visits: the contiguous spans of the 3x3 block of cells around it
-/// (three when the block does not cross the seam of a torus), built by
-/// [`NeighbourGrid::block`]. Every boid of the cell shares it.
+/// What a boid of one cell visits: the contiguous spans of the block of cells around it, built
+/// by [`NeighbourGrid::block`] (in 2D three rows of three cells, in 3D nine rows along x, each
+/// one span away from the seams of a torus). Every boid of the cell shares it.
 #[derive(Clone, Copy, Debug)]
-pub struct CellBlock {
+pub struct CellBlock<V: Vector = Vec2> {
     cell: usize,
-    spans: [Span; 9],
-    /// Number of spans; `None` when an axis of a torus has fewer than three cells (queries then
-    /// take the nearest image per pair).
+    spans: V::Blocks<Span<V>>,
+    /// Number of spans; `None` when an axis of a torus has too few cells for whole spans
+    /// (queries then take the nearest image per pair).
     len: Option<usize>,
 }
 
-impl CellBlock {
+impl<V: Vector> CellBlock<V> {
+    /// An empty block.
+    pub(crate) fn empty() -> Self {
+        Self {
+            cell: 0,
+            spans: Default::default(),
+            len: None,
+        }
+    }
+
     /// The cell whose block this is.
     pub fn cell(&self) -> usize {
         self.cell
     }
 
-    pub(crate) fn spans(&self) -> Option<&[Span]> {
-        self.len.map(|n| &self.spans[..n])
+    pub(crate) fn spans(&self) -> Option<&[Span<V>]> {
+        self.len.map(|n| &self.spans.as_ref()[..n])
     }
 }
 
-impl NeighbourGrid {
+impl<V: Vector> NeighbourGrid<V> {
     /// An empty grid; call [`NeighbourGrid::rebuild`] before querying it.
     pub fn new() -> Self {
-        Self::default()
+        Self {
+            layout: GridLayout::default(),
+            cell_start: Vec::new(),
+            cell_of_input: Vec::new(),
+            cursor: Vec::new(),
+            order: Vec::new(),
+            rank: Vec::new(),
+            cols: Columns::default(),
+            back: Columns::default(),
+            spare_cells: Vec::new(),
+            cells_known: None,
+            key_scratch: Vec::new(),
+            slot_of_key: Vec::new(),
+        }
     }
 
     /// Sorts `positions` (with their `velocities`) into cells whose side is at least `radius`.
     ///
     /// In a wrapped world the cells tile the torus exactly. In a bounded world, boids outside the
-    /// rectangle are counted in the nearest border cell, which keeps queries correct (only
-    /// slower); callers whose boids roam far outside should pass a rectangle that covers them.
-    /// Buffers are reused, so after the first call with a given boid count nothing is allocated.
+    /// box are counted in the nearest border cell, which keeps queries correct (only slower);
+    /// callers whose boids roam far outside should pass a box that covers them. Buffers are
+    /// reused, so after the first call with a given boid count nothing is allocated.
     pub fn rebuild(
         &mut self,
-        bounds: &WorldBounds,
+        bounds: &WorldBounds<V>,
         radius: f32,
-        positions: &[Vec2],
-        velocities: &[Vec2],
+        positions: &[V],
+        velocities: &[V],
+    ) {
+        V::grid_rebuild(self, bounds, radius, positions, velocities)
+    }
+
+    /// The body of [`Self::rebuild`], compiled in this crate for each space (see
+    /// [`crate::space::Compiled`]).
+    pub(crate) fn rebuild_here(
+        &mut self,
+        bounds: &WorldBounds<V>,
+        radius: f32,
+        positions: &[V],
+        velocities: &[V],
     ) {
         assert_eq!(
             positions.len(),
@@ -192,17 +325,13 @@ impl NeighbourGrid {
             cursor[c] += 1;
             self.order[k] = i as u32;
             self.rank[i] = k as u32;
-            let p = bounds.wrap(positions[i]);
-            self.cols.px[k] = p.x;
-            self.cols.py[k] = p.y;
-            self.cols.vx[k] = velocities[i].x;
-            self.cols.vy[k] = velocities[i].y;
+            self.cols.set(k, bounds.wrap(positions[i]), velocities[i]);
         }
         self.cursor = cursor;
     }
 
     /// Loads boids without sorting them (for [`NeighbourGrid::resort`], which sorts in place).
-    pub fn load(&mut self, positions: &[Vec2], velocities: &[Vec2]) {
+    pub fn load(&mut self, positions: &[V], velocities: &[V]) {
         assert_eq!(
             positions.len(),
             velocities.len(),
@@ -210,13 +339,8 @@ impl NeighbourGrid {
         );
         let n = positions.len();
         self.cols.resize(n);
-        for (k, (p, v)) in positions.iter().zip(velocities).enumerate() {
-            (
-                self.cols.px[k],
-                self.cols.py[k],
-                self.cols.vx[k],
-                self.cols.vy[k],
-            ) = (p.x, p.y, v.x, v.y);
+        for (k, (&p, &v)) in positions.iter().zip(velocities).enumerate() {
+            self.cols.set(k, p, v);
         }
         self.order.clear();
         self.order.extend(0..n as u32);
@@ -230,7 +354,13 @@ impl NeighbourGrid {
     /// cell order from step to step, the boids move little, so this pass reads and writes memory
     /// nearly in order. With keys in input order, the result is what [`NeighbourGrid::rebuild`]
     /// gives; [`NeighbourGrid::order`] then maps each new index to the index before the sort.
-    pub fn resort(&mut self, bounds: &WorldBounds, radius: f32, keys: &[u32]) {
+    pub fn resort(&mut self, bounds: &WorldBounds<V>, radius: f32, keys: &[u32]) {
+        V::grid_resort(self, bounds, radius, keys)
+    }
+
+    /// The body of [`Self::resort`], compiled in this crate for each space (see
+    /// [`crate::space::Compiled`]).
+    pub(crate) fn resort_here(&mut self, bounds: &WorldBounds<V>, radius: f32, keys: &[u32]) {
         let n = self.len();
         assert_eq!(keys.len(), n, "one key per boid");
         self.layout = GridLayout::new(bounds, radius, n);
@@ -243,19 +373,41 @@ impl NeighbourGrid {
         // Wrap, then find cells, in parallel (unless whoever wrote the boids did).
         let layout = self.layout;
         let known = self.cells_known.take() == Some(layout);
-        let cols = &mut self.cols;
         if !known {
-            cols.px
-                .par_chunks_mut(4096)
-                .zip(cols.py.par_chunks_mut(4096))
-                .zip(self.cell_of_input.par_chunks_mut(4096))
-                .for_each(|((xs, ys), cells)| {
-                    for ((x, y), cell) in xs.iter_mut().zip(ys.iter_mut()).zip(cells) {
-                        let p = bounds.wrap(Vec2::new(*x, *y));
-                        (*x, *y) = (p.x, p.y);
+            let [px, py, pz] = &mut self.cols.pos;
+            let find =
+                |((xs, ys), (zs, cells)): ((&mut [f32], &mut [f32]), (&mut [f32], &mut [u32]))| {
+                    for (i, cell) in cells.iter_mut().enumerate() {
+                        let mut p = V::ZERO;
+                        for (a, col) in [&*xs, &*ys, &*zs].into_iter().enumerate().take(V::DIM) {
+                            *p.axis_mut(a) = col[i];
+                        }
+                        let p = bounds.wrap(p);
+                        for (a, col) in [&mut *xs, &mut *ys, &mut *zs]
+                            .into_iter()
+                            .enumerate()
+                            .take(V::DIM)
+                        {
+                            col[i] = p.axis(a);
+                        }
                         *cell = layout.cell_index(p) as u32;
                     }
-                });
+                };
+            const PART: usize = 4096;
+            if V::DIM == 2 {
+                px.par_chunks_mut(PART)
+                    .zip(py.par_chunks_mut(PART))
+                    .zip(self.cell_of_input.par_chunks_mut(PART))
+                    .for_each(|((xs, ys), cells)| find(((xs, ys), (&mut [], cells))));
+            } else {
+                px.par_chunks_mut(PART)
+                    .zip(py.par_chunks_mut(PART))
+                    .zip(
+                        pz.par_chunks_mut(PART)
+                            .zip(self.cell_of_input.par_chunks_mut(PART)),
+                    )
+                    .for_each(find);
+            }
         }
         self.back.resize(n);
         if scatter::sort_by_dense_keys(
@@ -298,37 +450,28 @@ impl NeighbourGrid {
     }
 
     /// The columns to change in place (the boids' cells are then worked out again).
-    pub fn columns_mut(&mut self) -> &mut Columns {
+    pub fn columns_mut(&mut self) -> &mut Columns<V> {
         self.cells_known = None;
         &mut self.cols
     }
 
     /// Appends a boid at index `len()` (unsorted until the next [`NeighbourGrid::resort`]).
-    pub fn push(&mut self, pos: Vec2, vel: Vec2) {
-        let c = &mut self.cols;
-        c.px.push(pos.x);
-        c.py.push(pos.y);
-        c.vx.push(vel.x);
-        c.vy.push(vel.y);
+    pub fn push(&mut self, pos: V, vel: V) {
+        self.cols.push(pos, vel);
         self.cells_known = None;
     }
 
     /// Removes boid `k`, moving the last boid into its place (unsorted until the next
     /// [`NeighbourGrid::resort`]).
     pub fn swap_remove(&mut self, k: usize) {
-        let c = &mut self.cols;
-        c.px.swap_remove(k);
-        c.py.swap_remove(k);
-        c.vx.swap_remove(k);
-        c.vy.swap_remove(k);
+        self.cols.swap_remove(k);
         self.cells_known = None;
     }
 
     /// Sets boid `k`'s position and velocity. Its cell, if the grid knows the cells for the
     /// next resort, is worked out again, so the resort still skips the others'.
-    pub fn set(&mut self, k: usize, pos: Vec2, vel: Vec2) {
-        let c = &mut self.cols;
-        (c.px[k], c.py[k], c.vx[k], c.vy[k]) = (pos.x, pos.y, vel.x, vel.y);
+    pub fn set(&mut self, k: usize, pos: V, vel: V) {
+        self.cols.set(k, pos, vel);
         if self.cells_known.is_some() {
             let l = &self.layout;
             let world = WorldBounds {
@@ -337,7 +480,7 @@ impl NeighbourGrid {
                 wrapped: l.wrapped,
             };
             let p = world.wrap(pos);
-            (c.px[k], c.py[k]) = (p.x, p.y);
+            self.cols.set_pos(k, p);
             self.cell_of_input[k] = l.cell_index(p) as u32;
         }
     }
@@ -346,15 +489,15 @@ impl NeighbourGrid {
     /// boid's new state and its cell under the current layout (`self.layout().cell_index(p)` of
     /// its position, wrapped into the world on a torus), as for
     /// [`NeighbourGrid::replace_columns_with_cells`].
-    pub fn columns_and_cells_mut(&mut self) -> (&mut Columns, &mut [u32]) {
-        self.cell_of_input.resize(self.cols.px.len(), 0);
+    pub fn columns_and_cells_mut(&mut self) -> (&mut Columns<V>, &mut [u32]) {
+        self.cell_of_input.resize(self.cols.len(), 0);
         self.cells_known = Some(self.layout);
         (&mut self.cols, &mut self.cell_of_input)
     }
 
     /// Takes the spare columns (sized like the grid) to write a new state into while the grid
     /// is read; give them back with [`NeighbourGrid::replace_columns`].
-    pub fn take_spare(&mut self) -> Columns {
+    pub fn take_spare(&mut self) -> Columns<V> {
         let mut spare = std::mem::take(&mut self.back);
         spare.resize(self.len());
         spare
@@ -362,14 +505,14 @@ impl NeighbourGrid {
 
     /// Gives back, unused, the spare columns and cells taken with [`NeighbourGrid::take_spare`]
     /// and [`NeighbourGrid::take_spare_cells`] (so that the next take allocates nothing).
-    pub fn return_spare(&mut self, columns: Columns, cells: Vec<u32>) {
+    pub fn return_spare(&mut self, columns: Columns<V>, cells: Vec<u32>) {
         self.back = columns;
         self.spare_cells = cells;
     }
 
     /// Makes `columns` the grid's boids (same order) and keeps the old ones as spare.
-    pub fn replace_columns(&mut self, columns: Columns) {
-        assert_eq!(columns.px.len(), self.len(), "one entry per boid");
+    pub fn replace_columns(&mut self, columns: Columns<V>) {
+        assert_eq!(columns.len(), self.len(), "one entry per boid");
         self.back = std::mem::replace(&mut self.cols, columns);
         self.cells_known = None;
     }
@@ -385,15 +528,15 @@ impl NeighbourGrid {
     /// (`self.layout().cell_index(p)` of its position, which is wrapped into the world if the
     /// world is a torus): the next [`NeighbourGrid::resort`] under the same layout then skips
     /// working them out. Wrong cells would misplace boids, so only pass what `cell_index` gave.
-    pub fn replace_columns_with_cells(&mut self, columns: Columns, cells: Vec<u32>) {
-        assert_eq!(cells.len(), columns.px.len(), "one cell per boid");
+    pub fn replace_columns_with_cells(&mut self, columns: Columns<V>, cells: Vec<u32>) {
+        assert_eq!(cells.len(), columns.len(), "one cell per boid");
         self.replace_columns(columns);
         self.spare_cells = std::mem::replace(&mut self.cell_of_input, cells);
         self.cells_known = Some(self.layout);
     }
 
     /// The boids' columns.
-    pub fn columns(&self) -> &Columns {
+    pub fn columns(&self) -> &Columns<V> {
         &self.cols
     }
 
@@ -405,29 +548,29 @@ impl NeighbourGrid {
 
     /// Number of boids in the grid.
     pub fn len(&self) -> usize {
-        self.cols.px.len()
+        self.cols.len()
     }
 
     /// True when the grid holds no boid.
     pub fn is_empty(&self) -> bool {
-        self.cols.px.is_empty()
+        self.cols.is_empty()
     }
 
     /// The cell geometry of the last rebuild.
-    pub fn layout(&self) -> &GridLayout {
+    pub fn layout(&self) -> &GridLayout<V> {
         &self.layout
     }
 
     /// Position of boid `k` (sorted index).
     #[inline]
-    pub fn pos(&self, k: usize) -> Vec2 {
-        Vec2::new(self.cols.px[k], self.cols.py[k])
+    pub fn pos(&self, k: usize) -> V {
+        self.cols.pos_of(k)
     }
 
     /// Velocity of boid `k` (sorted index).
     #[inline]
-    pub fn vel(&self, k: usize) -> Vec2 {
-        Vec2::new(self.cols.vx[k], self.cols.vy[k])
+    pub fn vel(&self, k: usize) -> V {
+        self.cols.vel_of(k)
     }
 
     /// Sorted index -> input index.
@@ -459,12 +602,12 @@ impl NeighbourGrid {
         (4 * (u32s + f32s)) as f64 / n
     }
 
-    /// The cell holding sorted boid `k` and its column and row: as the last sort found it
-    /// (the cell the sort gave the boid that came to index `k`), which is where the cell
-    /// ranges have it; should that not hold it (a position changed since), the cell whose
-    /// range holds `k`. `k` must be an index of the grid; `inv_nx` is `1.0 / nx as f64`.
+    /// The cell holding sorted boid `k` and its coordinates: as the last sort found it (the
+    /// cell the sort gave the boid that came to index `k`), which is where the cell ranges have
+    /// it; should that not hold it (a position changed since), the cell whose range holds `k`.
+    /// `k` must be an index of the grid; `inv_nx` is `1.0 / nx as f64`.
     #[inline(always)]
-    pub(crate) fn cell_holding(&self, k: usize, inv_nx: f64) -> (usize, usize, usize) {
+    pub(crate) fn cell_holding(&self, k: usize, inv_nx: f64) -> (usize, [usize; 3]) {
         let starts = &self.cell_start;
         let last = starts.len() - 2;
         let sorted = self
@@ -479,8 +622,14 @@ impl NeighbourGrid {
         // The row by a double's division, exact below 2^24 cells: the quotient's fraction is at
         // least 0.5 / nx away from a whole number, far more than a double's rounding.
         // SAFETY: the product is finite and between 0 and the number of rows.
-        let cy = unsafe { ((cell as f64 + 0.5) * inv_nx).to_int_unchecked::<u32>() } as usize;
-        (cell, cell - cy * self.layout.nx, cy)
+        let row = unsafe { ((cell as f64 + 0.5) * inv_nx).to_int_unchecked::<u32>() } as usize;
+        let cx = cell - row * self.layout.nx;
+        if V::DIM == 2 {
+            (cell, [cx, row, 0])
+        } else {
+            let ny = self.layout.ny;
+            (cell, [cx, row % ny, row / ny])
+        }
     }
 
     /// The cell whose range holds sorted boid `k`, looked for from the cell of its position.
@@ -505,65 +654,100 @@ impl NeighbourGrid {
 
     /// The block of cells every boid of `cell` visits.
     #[inline]
-    pub fn block(&self, cell: usize) -> CellBlock {
-        let mut block = CellBlock {
-            cell,
-            spans: [Span::default(); 9],
-            len: None,
-        };
+    pub fn block(&self, cell: usize) -> CellBlock<V> {
+        let mut block = CellBlock::empty();
         self.fill_block(cell, &mut block);
         block
     }
 
     /// [`NeighbourGrid::block`] into a block already at hand (spans past its length are stale).
     #[inline]
-    pub(crate) fn fill_block(&self, cell: usize, block: &mut CellBlock) {
-        let l = &self.layout;
-        self.fill_block_at(cell, cell % l.nx, cell / l.nx, block);
+    pub(crate) fn fill_block(&self, cell: usize, block: &mut CellBlock<V>) {
+        let coords = self.layout.coords_of(cell);
+        self.fill_block_at(cell, coords, block);
     }
 
-    /// [`NeighbourGrid::fill_block`] for the cell in column `cx` and row `cy`.
+    /// [`NeighbourGrid::fill_block`] for the cell at `coords` (column, row, layer).
     #[inline]
-    pub(crate) fn fill_block_at(&self, cell: usize, cx: usize, cy: usize, block: &mut CellBlock) {
+    pub(crate) fn fill_block_at(
+        &self,
+        cell: usize,
+        [cx, cy, cz]: [usize; 3],
+        block: &mut CellBlock<V>,
+    ) {
         let l = &self.layout;
         block.cell = cell;
         block.len = None;
-        if (1..l.nx.saturating_sub(1)).contains(&cx) && (1..l.ny.saturating_sub(1)).contains(&cy) {
-            // Away from the grid's edges (most cells): three rows of three cells, no shifts —
-            // what the general case below gives, worked out directly.
-            for (r, span) in block.spans[..3].iter_mut().enumerate() {
-                let first = (cy + r - 1) * l.nx + cx - 1;
+        let rx = l.reach_x;
+        let inside = |c: usize, n: usize, r: usize| c >= r && c + r < n;
+        if V::DIM == 2 {
+            if (1..l.nx.saturating_sub(1)).contains(&cx)
+                && (1..l.ny.saturating_sub(1)).contains(&cy)
+            {
+                // Away from the grid's edges (most cells): three rows of three cells, no shifts —
+                // what the general case below gives, worked out directly.
+                for (r, span) in block.spans.as_mut()[..3].iter_mut().enumerate() {
+                    let first = (cy + r - 1) * l.nx + cx - 1;
+                    *span = Span {
+                        start: self.cell_start[first] as usize,
+                        end: self.cell_start[first + 3] as usize,
+                        shift: V::ZERO,
+                    };
+                }
+                block.len = Some(3);
+                return;
+            }
+        } else if inside(cx, l.nx, rx) && inside(cy, l.ny, 1) && inside(cz, l.nz, 1) {
+            // Away from the grid's faces: nine rows along x, no shifts.
+            let spans = &mut block.spans.as_mut()[..9];
+            for (r, span) in spans.iter_mut().enumerate() {
+                let (y, z) = (cy + r % 3 - 1, cz + r / 3 - 1);
+                let first = (z * l.ny + y) * l.nx + cx - rx;
                 *span = Span {
                     start: self.cell_start[first] as usize,
-                    end: self.cell_start[first + 3] as usize,
-                    shift: Vec2::ZERO,
+                    end: self.cell_start[first + 2 * rx + 1] as usize,
+                    shift: V::ZERO,
                 };
             }
-            block.len = Some(3);
+            block.len = Some(9);
             return;
         }
         self.fill_block_by_runs(cell, block);
     }
 
-    /// [`NeighbourGrid::fill_block`] for any cell: the runs of columns and rows around it.
-    fn fill_block_by_runs(&self, cell: usize, block: &mut CellBlock) {
+    /// The runs of cells to visit on each axis around the cell at `coords`.
+    #[inline]
+    fn runs_at(&self, coords: [usize; 3]) -> [Runs; 3] {
+        let l = &self.layout;
+        let counts = l.counts();
+        let mut out = [Runs::single(); 3];
+        for a in 0..V::DIM {
+            let reach = if a == 0 { l.reach_x } else { 1 };
+            out[a] = runs(coords[a], counts[a], reach, l.wrapped, l.size.axis(a));
+        }
+        out
+    }
+
+    /// [`NeighbourGrid::fill_block`] for any cell: the runs of columns, rows and layers around
+    /// it.
+    fn fill_block_by_runs(&self, cell: usize, block: &mut CellBlock<V>) {
         let l = &self.layout;
         block.cell = cell;
         block.len = None;
-        let cols = runs(cell % l.nx, l.nx, l.wrapped, l.size.x);
-        let rows = runs(cell / l.nx, l.ny, l.wrapped, l.size.y);
-        if cols.min_image || rows.min_image {
+        let [cols, rows, layers] = self.runs_at(l.coords_of(cell));
+        if cols.min_image || rows.min_image || layers.min_image {
             return;
         }
+        let spans = block.spans.as_mut();
         let mut n = 0;
-        for row in &rows.runs[..rows.len] {
-            for ry in row.first..=row.last {
-                let base = ry * l.nx;
+        for (z, z_shift) in layers.cells() {
+            for (y, y_shift) in rows.cells() {
+                let base = l.index_of([0, y, z]);
                 for col in &cols.runs[..cols.len] {
-                    block.spans[n] = Span {
+                    spans[n] = Span {
                         start: self.cell_start[base + col.first] as usize,
                         end: self.cell_start[base + col.last + 1] as usize,
-                        shift: Vec2::new(col.shift, row.shift),
+                        shift: V::from_axes([col.shift, y_shift, z_shift]),
                     };
                     n += 1;
                 }
@@ -589,7 +773,7 @@ impl NeighbourGrid {
     /// `cap` neighbours (the firmware's MAX_NEARBY idea); pass `usize::MAX` for no cap.
     /// Returns the number of neighbours visited.
     #[inline]
-    pub fn for_each_neighbour<F: FnMut(usize, Vec2, f32)>(
+    pub fn for_each_neighbour<F: FnMut(usize, V, f32)>(
         &self,
         k: usize,
         radius: f32,
@@ -601,28 +785,28 @@ impl NeighbourGrid {
         }
         let l = &self.layout;
         let p = self.pos(k);
-        let cell = l.cell_index(p);
-        let cols = runs(cell % l.nx, l.nx, l.wrapped, l.size.x);
-        let rows = runs(cell / l.nx, l.ny, l.wrapped, l.size.y);
+        let runs = self.runs_at(l.cell_coords(p));
+        let [cols, rows, layers] = runs;
         let r2 = radius * radius;
         let mut found = 0;
-        for row_run in &rows.runs[..rows.len] {
-            for ry in row_run.first..=row_run.last {
-                let row_base = ry * l.nx;
+        for (z, z_shift) in layers.cells() {
+            for (y, y_shift) in rows.cells() {
+                let base = l.index_of([0, y, z]);
                 for col_run in &cols.runs[..cols.len] {
-                    let start = self.cell_start[row_base + col_run.first] as usize;
-                    let end = self.cell_start[row_base + col_run.last + 1] as usize;
-                    let shift = Vec2::new(col_run.shift, row_run.shift);
+                    let start = self.cell_start[base + col_run.first] as usize;
+                    let end = self.cell_start[base + col_run.last + 1] as usize;
+                    let shift = V::from_axes([col_run.shift, y_shift, z_shift]);
                     for j in start..end {
                         if j == k {
                             continue;
                         }
                         let mut d = self.pos(j) + shift - p;
-                        if cols.min_image {
-                            d.x -= l.size.x * (d.x / l.size.x).round();
-                        }
-                        if rows.min_image {
-                            d.y -= l.size.y * (d.y / l.size.y).round();
+                        for (a, axis_runs) in runs.iter().enumerate().take(V::DIM) {
+                            if axis_runs.min_image {
+                                let e = l.size.axis(a);
+                                let x = d.axis_mut(a);
+                                *x -= e * (*x / e).round();
+                            }
                         }
                         let d2 = d.length_squared();
                         if d2 < r2 {
@@ -640,29 +824,41 @@ impl NeighbourGrid {
     }
 }
 
-/// The cells to visit on one axis around cell `c` of `n`.
+impl Runs {
+    /// One run of one cell (an axis the space does not have).
+    const fn single() -> Self {
+        let one = Run {
+            first: 0,
+            last: 0,
+            shift: 0.0,
+        };
+        Self {
+            runs: [one; 3],
+            len: 1,
+            min_image: false,
+        }
+    }
+}
+
+/// The cells to visit on one axis around cell `c` of `n`: `reach` cells either side.
 #[inline]
-fn runs(c: usize, n: usize, wrapped: bool, extent: f32) -> Runs {
+fn runs(c: usize, n: usize, reach: usize, wrapped: bool, extent: f32) -> Runs {
     let one = |first, last, shift| Run { first, last, shift };
-    let mut out = Runs {
-        runs: [one(0, 0, 0.0); 3],
-        len: 1,
-        min_image: false,
-    };
-    if wrapped && n < 3 {
+    let mut out = Runs::single();
+    if wrapped && n < 2 * reach + 1 {
         out.runs[0] = one(0, n - 1, 0.0);
         out.min_image = true;
-    } else if !wrapped || (c > 0 && c + 1 < n) {
-        out.runs[0] = one(c.saturating_sub(1), (c + 1).min(n - 1), 0.0);
-    } else if c == 0 {
-        // The last cell sits just below us across the seam.
-        out.runs[0] = one(n - 1, n - 1, -extent);
-        out.runs[1] = one(0, 1, 0.0);
+    } else if !wrapped || (c >= reach && c + reach < n) {
+        out.runs[0] = one(c.saturating_sub(reach), (c + reach).min(n - 1), 0.0);
+    } else if c < reach {
+        // The last cells sit just below us across the seam.
+        out.runs[0] = one(n - (reach - c), n - 1, -extent);
+        out.runs[1] = one(0, c + reach, 0.0);
         out.len = 2;
     } else {
-        // c == n - 1: the first cell sits just above us across the seam.
-        out.runs[0] = one(n - 2, n - 1, 0.0);
-        out.runs[1] = one(0, 0, extent);
+        // Near the top: the first cells sit just above us across the seam.
+        out.runs[0] = one(c - reach, n - 1, 0.0);
+        out.runs[1] = one(0, c + reach - n, extent);
         out.len = 2;
     }
     out

@@ -266,7 +266,12 @@ pub(super) unsafe fn sum_short_rows_avx512<
     out: &mut [NeighbourSums],
 ) {
     let c = grid.columns();
-    let columns = [c.px.as_ptr(), c.py.as_ptr(), c.vx.as_ptr(), c.vy.as_ptr()];
+    let columns = [
+        c.pos[0].as_ptr(),
+        c.pos[1].as_ptr(),
+        c.vel[0].as_ptr(),
+        c.vel[1].as_ptr(),
+    ];
     for two in birds.chunks(2) {
         let a = two[0];
         // A lone last bird: the high half reads nothing.

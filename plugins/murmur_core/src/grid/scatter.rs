@@ -6,6 +6,7 @@
 
 use super::Columns;
 use crate::disjoint::DisjointWrites;
+use crate::space::Vector;
 use rayon::prelude::*;
 
 /// Below this many boids one part does it all (threads cost more than they save).
@@ -14,18 +15,18 @@ const PARALLEL_FROM: usize = 16_384;
 /// Sorts boid `i` (`cell_of[i]` its cell, `from` its columns) into `to` in cell order, stable:
 /// fills `cell_start` (`cells + 1` offsets) and `order` (new index -> old index). `counts` is
 /// scratch, kept between calls.
-pub(super) fn sort_in_parallel(
+pub(super) fn sort_in_parallel<V: Vector>(
     cell_of: &[u32],
     cells: usize,
     cell_start: &mut [u32],
     counts: &mut Vec<u32>,
-    from: &Columns,
-    to: &mut Columns,
+    from: &Columns<V>,
+    to: &mut Columns<V>,
     order: &mut [u32],
 ) {
     let n = cell_of.len();
     assert!(
-        from.px.len() == n && to.px.len() == n && order.len() == n && cell_start.len() == cells + 1,
+        from.len() == n && to.len() == n && order.len() == n && cell_start.len() == cells + 1,
         "one entry per boid"
     );
     let parts = if n < PARALLEL_FROM {
@@ -63,15 +64,21 @@ pub(super) fn sort_in_parallel(
     cell_start[cells] = next;
     debug_assert_eq!(next as usize, n);
 
-    let targets = (
-        DisjointWrites::new(&mut to.px),
-        DisjointWrites::new(&mut to.py),
-        DisjointWrites::new(&mut to.vx),
-        DisjointWrites::new(&mut to.vy),
-        DisjointWrites::new(order),
-    );
-    let scatter_part = |(p, cursor): (usize, &mut [u32])| {
-        let (px, py, vx, vy, order) = targets;
+    // The space's columns as targets (positions then velocities; a 2D flock's unused z
+    // columns never written), and their sources, each held in its own variable so that the
+    // loop keeps them in registers.
+    let mut targets = [DisjointWrites::unused(); 6];
+    for (t, column) in targets.iter_mut().zip(to.all_mut()) {
+        *t = DisjointWrites::new(column);
+    }
+    let [t0, t1, t2, t3, t4, t5] = targets;
+    let mut sources: [&[f32]; 6] = [&[]; 6];
+    for (s, column) in sources.iter_mut().zip(from.all()) {
+        *s = column;
+    }
+    let [s0, s1, s2, s3, s4, s5] = sources;
+    let order_target = DisjointWrites::new(order);
+    let scatter_part = move |(p, cursor): (usize, &mut [u32])| {
         let first = (p * part_len).min(n);
         let last = (first + part_len).min(n);
         for (i, &c) in (first..last).zip(&cell_of[first..last]) {
@@ -84,11 +91,15 @@ pub(super) fn sort_in_parallel(
             // advances only its own cursor within its own range, so every k < n is
             // written exactly once, by one part.
             unsafe {
-                px.write(k, from.px[i]);
-                py.write(k, from.py[i]);
-                vx.write(k, from.vx[i]);
-                vy.write(k, from.vy[i]);
-                order.write(k, i as u32);
+                t0.write(k, s0[i]);
+                t1.write(k, s1[i]);
+                t2.write(k, s2[i]);
+                t3.write(k, s3[i]);
+                if V::DIM == 3 {
+                    t4.write(k, s4[i]);
+                    t5.write(k, s5[i]);
+                }
+                order_target.write(k, i as u32);
             }
         }
     };
@@ -109,22 +120,22 @@ pub(super) fn sort_in_parallel(
 /// written nothing but scratch, when the keys are not `0..n` or the flock is too large for
 /// one thread.
 #[allow(clippy::too_many_arguments)]
-pub(super) fn sort_by_dense_keys(
+pub(super) fn sort_by_dense_keys<V: Vector>(
     cell_of: &[u32],
     keys: &[u32],
     cells: usize,
     cell_start: &mut [u32],
     counts: &mut Vec<u32>,
     slot_of_key: &mut Vec<u32>,
-    from: &Columns,
-    to: &mut Columns,
+    from: &Columns<V>,
+    to: &mut Columns<V>,
     order: &mut [u32],
 ) -> bool {
     let n = cell_of.len();
     assert!(
         keys.len() == n
-            && from.px.len() == n
-            && to.px.len() == n
+            && from.len() == n
+            && to.len() == n
             && order.len() == n
             && cell_start.len() == cells + 1,
         "one entry per boid"
@@ -158,7 +169,10 @@ pub(super) fn sort_by_dense_keys(
         let c = cell_of[i] as usize;
         let k = counts[c] as usize;
         counts[c] += 1;
-        (to.px[k], to.py[k], to.vx[k], to.vy[k]) = (from.px[i], from.py[i], from.vx[i], from.vy[i]);
+        for a in 0..V::DIM {
+            to.pos[a][k] = from.pos[a][i];
+            to.vel[a][k] = from.vel[a][i];
+        }
         order[k] = slot;
     }
     true

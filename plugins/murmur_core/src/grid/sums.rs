@@ -1,71 +1,92 @@
 //! Neighbourhood sums for the steering models: eight lanes of partial sums over each contiguous
 //! span of candidates (AVX-512 masks, AVX, SSE or plain arrays, chosen once at run time; see
 //! [`super::lanes`]), masks instead of branches, and a fixed reduction tree at the end, so
-//! results depend neither on the thread count nor on the CPU.
+//! results depend neither on the thread count nor on the CPU. One source for both spaces: the
+//! loops over axes run to the space's `DIM`, so a 2D flock's sums are the very operations they
+//! always were.
 
 use super::lanes::{LANES, Lanes, Plain};
 use super::{CellBlock, NeighbourGrid, Span};
+use crate::space::Vector;
 use glam::Vec2;
+use std::any::TypeId;
 use std::ops::Range;
 
 /// What the steering models need to know about one boid's neighbours: sums over the other
 /// boids within a *sight* radius and within a *near* radius (both strict).
 #[derive(Clone, Copy, Debug, Default, PartialEq)]
-pub struct NeighbourSums {
+pub struct NeighbourSums<V: Vector = Vec2> {
     /// Other boids closer than the sight radius.
     pub seen: u32,
     /// Sum of the offsets (other - me) to them.
-    pub seen_offset: Vec2,
+    pub seen_offset: V,
     /// Sum of their velocities.
-    pub seen_velocity: Vec2,
+    pub seen_velocity: V,
     /// Sum of the offsets to the boids closer than the near radius (asked for with `NEAR`).
-    pub near_offset: Vec2,
+    pub near_offset: V,
     /// Sum of offset / distance² over the near boids at a non-zero distance (asked for with
     /// `INVERSE`: Reynolds' separation).
-    pub near_inverse: Vec2,
+    pub near_inverse: V,
     /// Near boids at a non-zero distance (with `INVERSE`).
     pub near_apart: u32,
 }
 
 /// Squared radii and the field of view (a unit heading and the least cosine to it that is seen).
 #[derive(Clone, Copy, Debug)]
-pub(super) struct Radii {
+pub(super) struct Radii<V: Vector = Vec2> {
     pub(super) sight2: f32,
     pub(super) near2: f32,
-    pub(super) heading: Vec2,
+    pub(super) heading: V,
     pub(super) min_cos: f32,
 }
 
-/// Four equal-length candidate columns: x, y, vx, vy.
-#[derive(Clone, Copy)]
-struct Source<'a> {
-    x: &'a [f32],
-    y: &'a [f32],
-    vx: &'a [f32],
-    vy: &'a [f32],
+/// Equal-length candidate columns: positions then velocities, `2 * DIM` of them used (x, y,
+/// vx, vy in 2D; x, y, z, vx, vy, vz in 3D).
+type Source<'a> = [&'a [f32]; 6];
+
+/// The space's candidate columns of `grid`.
+#[inline(always)]
+fn source_of<S: Vector>(grid: &NeighbourGrid<S>) -> Source<'_> {
+    let c = grid.columns();
+    let mut source: Source = [&[]; 6];
+    for a in 0..S::DIM {
+        source[a] = &c.pos[a];
+        source[S::DIM + a] = &c.vel[a];
+    }
+    source
 }
 
 /// Candidates `start..end` of a [`Source`], with the offset that turns their positions into
 /// offsets from the boid asked about (its own position negated, plus any seam shift).
 #[derive(Clone, Copy, Debug, Default)]
-struct Visit {
+struct Visit<S: Vector> {
     start: usize,
     end: usize,
-    offset: Vec2,
+    offset: S,
 }
 
-/// Per-lane partial sums.
+/// Per-lane partial sums, one vector per axis (the first `DIM` used).
 struct Acc<V> {
     seen: u32,
-    seen_x: V,
-    seen_y: V,
-    vel_x: V,
-    vel_y: V,
-    near_x: V,
-    near_y: V,
-    inv_x: V,
-    inv_y: V,
+    offset: [V; 3],
+    vel: [V; 3],
+    near: [V; 3],
+    inv: [V; 3],
     apart: u32,
+}
+
+impl<V: Copy> Acc<V> {
+    #[inline(always)]
+    fn new(zero: V) -> Self {
+        Self {
+            seen: 0,
+            offset: [zero; 3],
+            vel: [zero; 3],
+            near: [zero; 3],
+            inv: [zero; 3],
+            apart: 0,
+        }
+    }
 }
 
 /// Loop constants, splatted once per boid.
@@ -74,77 +95,139 @@ struct Consts<V> {
     one: V,
     sight2: V,
     near2: V,
-    heading_x: V,
-    heading_y: V,
+    heading: [V; 3],
     min_cos: V,
 }
 
-/// Adds eight candidates (positions `x, y` before the offset `ox, oy`, velocities `vx, vy`);
-/// with `valid`, only the lanes it sets.
+impl<V: Copy> Consts<V> {
+    /// The constants of `radii` in lanes of form `L`.
+    ///
+    /// # Safety
+    /// `L`'s CPU features must be present.
+    #[inline(always)]
+    unsafe fn new<L: Lanes<V = V>, S: Vector>(radii: &Radii<S>) -> Self {
+        // SAFETY: passed on from the caller.
+        unsafe {
+            let zero = L::splat(0.0);
+            let mut heading = [zero; 3];
+            for (a, h) in heading.iter_mut().enumerate().take(S::DIM) {
+                *h = L::splat(radii.heading.axis(a));
+            }
+            Self {
+                zero,
+                one: L::splat(1.0),
+                sight2: L::splat(radii.sight2),
+                near2: L::splat(radii.near2),
+                heading,
+                min_cos: L::splat(radii.min_cos),
+            }
+        }
+    }
+}
+
+/// Adds eight candidates (positions `pos` before the offset `off`, velocities `vel`, one vector
+/// per axis); with `valid`, only the lanes it sets.
 ///
 /// # Safety
 /// `L`'s CPU features must be present.
 #[inline(always)]
-unsafe fn add_chunk<L: Lanes, const NEAR: bool, const INVERSE: bool, const VIEW: bool>(
+unsafe fn add_chunk<
+    S: Vector,
+    L: Lanes,
+    const NEAR: bool,
+    const INVERSE: bool,
+    const VIEW: bool,
+>(
     acc: &mut Acc<L::V>,
     k: &Consts<L::V>,
-    [x, y, vx, vy]: [L::V; 4],
-    [ox, oy]: [L::V; 2],
+    [pos, vel]: [[L::V; 3]; 2],
+    off: [L::V; 3],
     valid: Option<L::M>,
 ) {
     // SAFETY: the caller vouches for `L`'s features; the rest is register arithmetic.
     unsafe {
-        let dx = L::add(x, ox);
-        let dy = L::add(y, oy);
-        let d2 = L::add(L::mul(dx, dx), L::mul(dy, dy));
+        let mut d = pos;
+        for a in 0..S::DIM {
+            d[a] = L::add(pos[a], off[a]);
+        }
+        let mut d2 = L::mul(d[0], d[0]);
+        for a in 1..S::DIM {
+            d2 = L::add(d2, L::mul(d[a], d[a]));
+        }
         let mut counts = valid;
         if VIEW {
-            let along = L::add(L::mul(dx, k.heading_x), L::mul(dy, k.heading_y));
+            let mut along = L::mul(d[0], k.heading[0]);
+            for a in 1..S::DIM {
+                along = L::add(along, L::mul(d[a], k.heading[a]));
+            }
             let visible = L::ge(along, L::mul(k.min_cos, L::sqrt(d2)));
             counts = Some(counts.map_or(visible, |m| L::both(m, visible)));
         }
         let only = |m: L::M| counts.map_or(m, |c| L::both(c, m));
         let seen = only(L::lt(d2, k.sight2));
         acc.seen += L::count(seen);
-        acc.seen_x = L::add_where(acc.seen_x, seen, dx);
-        acc.seen_y = L::add_where(acc.seen_y, seen, dy);
-        acc.vel_x = L::add_where(acc.vel_x, seen, vx);
-        acc.vel_y = L::add_where(acc.vel_y, seen, vy);
+        for a in 0..S::DIM {
+            acc.offset[a] = L::add_where(acc.offset[a], seen, d[a]);
+        }
+        for a in 0..S::DIM {
+            acc.vel[a] = L::add_where(acc.vel[a], seen, vel[a]);
+        }
         if NEAR || INVERSE {
             let near = only(L::lt(d2, k.near2));
             if NEAR {
-                acc.near_x = L::add_where(acc.near_x, near, dx);
-                acc.near_y = L::add_where(acc.near_y, near, dy);
+                for a in 0..S::DIM {
+                    acc.near[a] = L::add_where(acc.near[a], near, d[a]);
+                }
             }
             if INVERSE {
                 // Coincident boids give no direction: only those at a non-zero distance (the
                 // others' quotients are infinite and masked out).
                 let apart = L::both(near, L::lt(k.zero, d2));
                 let inv = L::div(k.one, d2);
-                acc.inv_x = L::add_where(acc.inv_x, apart, L::mul(dx, inv));
-                acc.inv_y = L::add_where(acc.inv_y, apart, L::mul(dy, inv));
+                for a in 0..S::DIM {
+                    acc.inv[a] = L::add_where(acc.inv[a], apart, L::mul(d[a], inv));
+                }
                 acc.apart += L::count(apart);
             }
         }
     }
 }
 
-/// Eight floats of each column from index `i`. Written out rather than through `array::map`,
-/// whose closure, when it is not inlined, is built without the caller's CPU features (a call
-/// per load).
+/// Eight floats of each of the space's columns from index `i`: positions and velocities, one
+/// vector per axis. Written out rather than through `array::map`, whose closure, when it is not
+/// inlined, is built without the caller's CPU features (a call per load).
 ///
 /// # Safety
 /// `L`'s CPU features must be present, and each column must hold `i + LANES` floats.
 #[inline(always)]
-unsafe fn load_columns<L: Lanes>([x, y, vx, vy]: [&[f32]; 4], i: usize) -> [L::V; 4] {
+unsafe fn load_columns<S: Vector, L: Lanes>(columns: &Source, i: usize) -> [[L::V; 3]; 2] {
     // SAFETY: passed on from the caller.
     unsafe {
-        [
-            L::load(x.as_ptr().add(i)),
-            L::load(y.as_ptr().add(i)),
-            L::load(vx.as_ptr().add(i)),
-            L::load(vy.as_ptr().add(i)),
-        ]
+        let zero = L::splat(0.0);
+        let mut out = [[zero; 3]; 2];
+        for a in 0..S::DIM {
+            out[0][a] = L::load(columns[a].as_ptr().add(i));
+        }
+        for a in 0..S::DIM {
+            out[1][a] = L::load(columns[S::DIM + a].as_ptr().add(i));
+        }
+        out
+    }
+}
+
+/// The offset `o` splatted, one vector per axis.
+///
+/// # Safety
+/// `L`'s CPU features must be present.
+#[inline(always)]
+unsafe fn splat_offset<S: Vector, L: Lanes>(o: S) -> [L::V; 3] {
+    // SAFETY: passed on from the caller.
+    unsafe {
+        let mut out = [L::splat(0.0); 3];
+        for (a, v) in out.iter_mut().enumerate().take(S::DIM) {
+            *v = L::splat(o.axis(a));
+        }
+        out
     }
 }
 
@@ -153,94 +236,113 @@ unsafe fn load_columns<L: Lanes>([x, y, vx, vy]: [&[f32]; 4], i: usize) -> [L::V
 /// # Safety
 /// `L`'s CPU features must be present, and every visit must lie within the source.
 #[inline(always)]
-unsafe fn sum_visits<L: Lanes, const NEAR: bool, const INVERSE: bool, const VIEW: bool>(
-    source: Source,
-    visits: &[Visit],
-    radii: Radii,
-) -> NeighbourSums {
+unsafe fn sum_visits<
+    S: Vector,
+    L: Lanes,
+    const NEAR: bool,
+    const INVERSE: bool,
+    const VIEW: bool,
+>(
+    source: &Source,
+    visits: &[Visit<S>],
+    radii: Radii<S>,
+) -> NeighbourSums<S> {
     // SAFETY: loads read eight floats at `i` only where `i + LANES` is within the columns (a
     // short last chunk is read from there when the columns go on, else from a padded copy).
     unsafe {
-        let zero = L::splat(0.0);
-        let k = Consts {
-            zero,
-            one: L::splat(1.0),
-            sight2: L::splat(radii.sight2),
-            near2: L::splat(radii.near2),
-            heading_x: L::splat(radii.heading.x),
-            heading_y: L::splat(radii.heading.y),
-            min_cos: L::splat(radii.min_cos),
-        };
-        let mut acc = Acc {
-            seen: 0,
-            seen_x: zero,
-            seen_y: zero,
-            vel_x: zero,
-            vel_y: zero,
-            near_x: zero,
-            near_y: zero,
-            inv_x: zero,
-            inv_y: zero,
-            apart: 0,
-        };
-        let len = source.x.len();
-        let columns = [source.x, source.y, source.vx, source.vy];
+        let k = Consts::new::<L, S>(&radii);
+        let mut acc = Acc::new(k.zero);
+        let len = source[0].len();
         for visit in visits {
-            let offset = [L::splat(visit.offset.x), L::splat(visit.offset.y)];
+            let offset = splat_offset::<S, L>(visit.offset);
             let mut i = visit.start;
             while i + LANES <= visit.end {
-                let chunk = load_columns::<L>(columns, i);
-                add_chunk::<L, NEAR, INVERSE, VIEW>(&mut acc, &k, chunk, offset, None);
+                let chunk = load_columns::<S, L>(source, i);
+                add_chunk::<S, L, NEAR, INVERSE, VIEW>(&mut acc, &k, chunk, offset, None);
                 i += LANES;
             }
             if i < visit.end {
                 let valid = Some(L::tail(visit.end - i));
                 let chunk = if i + LANES <= len {
-                    load_columns::<L>(columns, i)
+                    load_columns::<S, L>(source, i)
                 } else {
-                    columns.map(|c| {
-                        let mut padded = [0.0; LANES];
-                        padded[..visit.end - i].copy_from_slice(&c[i..visit.end]);
-                        L::load(padded.as_ptr())
-                    })
+                    let mut padded = [[0.0f32; LANES]; 6];
+                    for (p, c) in padded.iter_mut().zip(source).take(2 * S::DIM) {
+                        p[..visit.end - i].copy_from_slice(&c[i..visit.end]);
+                    }
+                    let mut chunk = [[L::splat(0.0); 3]; 2];
+                    for a in 0..S::DIM {
+                        chunk[0][a] = L::load(padded[a].as_ptr());
+                        chunk[1][a] = L::load(padded[S::DIM + a].as_ptr());
+                    }
+                    chunk
                 };
-                add_chunk::<L, NEAR, INVERSE, VIEW>(&mut acc, &k, chunk, offset, valid);
+                add_chunk::<S, L, NEAR, INVERSE, VIEW>(&mut acc, &k, chunk, offset, valid);
             }
         }
-        totals::<L, NEAR, INVERSE>(acc)
+        totals::<S, L, NEAR, INVERSE>(acc)
     }
 }
 
-/// The sums out of the lanes' partial sums, by [`Lanes::totals`]' tree.
+/// The sums out of the lanes' partial sums, by [`Lanes::totals`]' tree (each vector summed on
+/// its own, so how they are grouped four at a time does not change a bit).
 ///
 /// # Safety
 /// `L`'s CPU features must be present.
 #[inline(always)]
-unsafe fn totals<L: Lanes, const NEAR: bool, const INVERSE: bool>(acc: Acc<L::V>) -> NeighbourSums {
+unsafe fn totals<S: Vector, L: Lanes, const NEAR: bool, const INVERSE: bool>(
+    acc: Acc<L::V>,
+) -> NeighbourSums<S> {
     // SAFETY: passed on from the caller.
     unsafe {
-        let [seen_x, seen_y, vel_x, vel_y] =
-            L::totals(acc.seen_x, acc.seen_y, acc.vel_x, acc.vel_y);
+        let pair = |a: [L::V; 3], b: [L::V; 3]| -> (S, S) {
+            if S::DIM == 2 {
+                let [ax, ay, bx, by] = L::totals(a[0], a[1], b[0], b[1]);
+                (S::from_axes([ax, ay, 0.0]), S::from_axes([bx, by, 0.0]))
+            } else {
+                let [ax, ay, az, bx] = L::totals(a[0], a[1], a[2], b[0]);
+                let [by, bz, _, _] = L::totals(b[1], b[2], b[2], b[2]);
+                (S::from_axes([ax, ay, az]), S::from_axes([bx, by, bz]))
+            }
+        };
+        let (seen_offset, seen_velocity) = pair(acc.offset, acc.vel);
         // Only the sums asked for (the others stay zero).
         let mut sums = NeighbourSums {
             seen: acc.seen,
-            seen_offset: Vec2::new(seen_x, seen_y),
-            seen_velocity: Vec2::new(vel_x, vel_y),
+            seen_offset,
+            seen_velocity,
             ..NeighbourSums::default()
         };
         if NEAR || INVERSE {
-            let [near_x, near_y, inv_x, inv_y] =
-                L::totals(acc.near_x, acc.near_y, acc.inv_x, acc.inv_y);
+            let (near, inv) = pair(acc.near, acc.inv);
             if NEAR {
-                sums.near_offset = Vec2::new(near_x, near_y);
+                sums.near_offset = near;
             }
             if INVERSE {
-                sums.near_inverse = Vec2::new(inv_x, inv_y);
+                sums.near_inverse = inv;
                 sums.near_apart = acc.apart;
             }
         }
         sums
     }
+}
+
+/// `slice` as a slice of `B` when `A` is `B` (a 2D flock's sums handed to 2D-only code).
+#[inline(always)]
+fn same_type_mut<A: 'static, B: 'static>(slice: &mut [A]) -> Option<&mut [B]> {
+    (TypeId::of::<A>() == TypeId::of::<B>()).then(|| {
+        // SAFETY: `A` and `B` are the same type.
+        unsafe { &mut *(slice as *mut [A] as *mut [B]) }
+    })
+}
+
+/// `value` as a `B` when `A` is `B`.
+#[inline(always)]
+fn same_type<A: 'static, B: 'static>(value: &A) -> Option<&B> {
+    (TypeId::of::<A>() == TypeId::of::<B>()).then(|| {
+        // SAFETY: `A` and `B` are the same type.
+        unsafe { &*(value as *const A as *const B) }
+    })
 }
 
 /// The lane forms this CPU can run.
@@ -318,100 +420,100 @@ impl LaneForm {
     }
 
     #[inline]
-    fn sum<const NEAR: bool, const INVERSE: bool, const VIEW: bool>(
+    fn sum<S: Vector, const NEAR: bool, const INVERSE: bool, const VIEW: bool>(
         self,
-        source: Source,
-        visits: &[Visit],
-        radii: Radii,
-    ) -> NeighbourSums {
+        source: &Source,
+        visits: &[Visit<S>],
+        radii: Radii<S>,
+    ) -> NeighbourSums<S> {
         #[cfg(target_arch = "x86_64")]
         #[target_feature(enable = "avx,popcnt")]
-        fn avx<const NEAR: bool, const INVERSE: bool, const VIEW: bool>(
-            source: Source,
-            visits: &[Visit],
-            radii: Radii,
-        ) -> NeighbourSums {
+        fn avx<S: Vector, const NEAR: bool, const INVERSE: bool, const VIEW: bool>(
+            source: &Source,
+            visits: &[Visit<S>],
+            radii: Radii<S>,
+        ) -> NeighbourSums<S> {
             // SAFETY: this function runs only on CPUs with AVX and POPCNT; visits lie within the source.
-            unsafe { sum_visits::<super::lanes::Avx, NEAR, INVERSE, VIEW>(source, visits, radii) }
+            unsafe {
+                sum_visits::<S, super::lanes::Avx, NEAR, INVERSE, VIEW>(source, visits, radii)
+            }
         }
         #[cfg(target_arch = "x86_64")]
         #[target_feature(enable = "avx512f,avx512vl,popcnt")]
-        fn avx512<const NEAR: bool, const INVERSE: bool, const VIEW: bool>(
-            source: Source,
-            visits: &[Visit],
-            radii: Radii,
-        ) -> NeighbourSums {
+        fn avx512<S: Vector, const NEAR: bool, const INVERSE: bool, const VIEW: bool>(
+            source: &Source,
+            visits: &[Visit<S>],
+            radii: Radii<S>,
+        ) -> NeighbourSums<S> {
             // SAFETY: this function runs only on CPUs with AVX-512 F and VL and POPCNT; visits lie within
             // the source.
             unsafe {
-                sum_visits::<super::lanes::Avx512, NEAR, INVERSE, VIEW>(source, visits, radii)
+                sum_visits::<S, super::lanes::Avx512, NEAR, INVERSE, VIEW>(source, visits, radii)
             }
         }
+        let len = source[0].len();
         for v in visits {
-            assert!(
-                v.start <= v.end && v.end <= source.x.len(),
-                "visit out of range"
-            );
+            assert!(v.start <= v.end && v.end <= len, "visit out of range");
         }
         assert!(
-            source.y.len() == source.x.len()
-                && source.vx.len() == source.x.len()
-                && source.vy.len() == source.x.len(),
+            source.iter().take(2 * S::DIM).all(|c| c.len() == len),
             "columns of one length"
         );
         match self {
             // SAFETY (all arms): visits were checked above; the form's features are present.
             Self::Plain => unsafe {
-                sum_visits::<Plain, NEAR, INVERSE, VIEW>(source, visits, radii)
+                sum_visits::<S, Plain, NEAR, INVERSE, VIEW>(source, visits, radii)
             },
             #[cfg(target_arch = "x86_64")]
             Self::Sse => unsafe {
-                sum_visits::<super::lanes::Sse, NEAR, INVERSE, VIEW>(source, visits, radii)
+                sum_visits::<S, super::lanes::Sse, NEAR, INVERSE, VIEW>(source, visits, radii)
             },
             #[cfg(target_arch = "x86_64")]
-            Self::Avx => unsafe { avx::<NEAR, INVERSE, VIEW>(source, visits, radii) },
+            Self::Avx => unsafe { avx::<S, NEAR, INVERSE, VIEW>(source, visits, radii) },
             #[cfg(target_arch = "x86_64")]
-            Self::Avx512 => unsafe { avx512::<NEAR, INVERSE, VIEW>(source, visits, radii) },
+            Self::Avx512 => unsafe { avx512::<S, NEAR, INVERSE, VIEW>(source, visits, radii) },
         }
     }
 
     /// The sums for boids `ks` (all of one cell, whose block is `spans`) into `out`.
     #[inline]
-    fn sum_cell<const NEAR: bool, const INVERSE: bool, const VIEW: bool>(
+    fn sum_cell<S: Vector, const NEAR: bool, const INVERSE: bool, const VIEW: bool>(
         self,
-        grid: &NeighbourGrid,
-        spans: &[Span],
+        grid: &NeighbourGrid<S>,
+        spans: &[Span<S>],
         ks: Range<usize>,
-        radii: Radii,
-        out: &mut [NeighbourSums],
+        radii: Radii<S>,
+        out: &mut [NeighbourSums<S>],
     ) {
         #[cfg(target_arch = "x86_64")]
         #[target_feature(enable = "avx,popcnt")]
-        fn avx<const NEAR: bool, const INVERSE: bool, const VIEW: bool>(
-            grid: &NeighbourGrid,
-            spans: &[Span],
+        fn avx<S: Vector, const NEAR: bool, const INVERSE: bool, const VIEW: bool>(
+            grid: &NeighbourGrid<S>,
+            spans: &[Span<S>],
             ks: Range<usize>,
-            radii: Radii,
-            out: &mut [NeighbourSums],
+            radii: Radii<S>,
+            out: &mut [NeighbourSums<S>],
         ) {
             // SAFETY: this function runs only on CPUs with AVX and POPCNT; spans lie within the columns.
             unsafe {
-                sum_cell_with::<super::lanes::Avx, NEAR, INVERSE, VIEW>(grid, spans, ks, radii, out)
+                sum_cell_with::<S, super::lanes::Avx, NEAR, INVERSE, VIEW>(
+                    grid, spans, ks, radii, out,
+                )
             }
         }
         #[cfg(target_arch = "x86_64")]
         #[target_feature(enable = "avx512f,avx512vl,popcnt")]
-        fn avx512<const NEAR: bool, const INVERSE: bool, const VIEW: bool>(
-            grid: &NeighbourGrid,
-            spans: &[Span],
+        fn avx512<S: Vector, const NEAR: bool, const INVERSE: bool, const VIEW: bool>(
+            grid: &NeighbourGrid<S>,
+            spans: &[Span<S>],
             ks: Range<usize>,
-            radii: Radii,
-            out: &mut [NeighbourSums],
+            radii: Radii<S>,
+            out: &mut [NeighbourSums<S>],
         ) {
             // SAFETY: this function runs only on CPUs with AVX-512 F and VL and POPCNT; spans lie within
             // the columns.
             unsafe {
-                sum_cell_with::<super::lanes::Avx512, NEAR, INVERSE, VIEW>(
+                sum_cell_with::<S, super::lanes::Avx512, NEAR, INVERSE, VIEW>(
                     grid, spans, ks, radii, out,
                 )
             }
@@ -427,16 +529,20 @@ impl LaneForm {
         match self {
             // SAFETY (all arms): spans were checked above; the form's features are present.
             Self::Plain => unsafe {
-                sum_cell_with::<Plain, NEAR, INVERSE, VIEW>(grid, spans, ks, radii, out)
+                sum_cell_with::<S, Plain, NEAR, INVERSE, VIEW>(grid, spans, ks, radii, out)
             },
             #[cfg(target_arch = "x86_64")]
             Self::Sse => unsafe {
-                sum_cell_with::<super::lanes::Sse, NEAR, INVERSE, VIEW>(grid, spans, ks, radii, out)
+                sum_cell_with::<S, super::lanes::Sse, NEAR, INVERSE, VIEW>(
+                    grid, spans, ks, radii, out,
+                )
             },
             #[cfg(target_arch = "x86_64")]
-            Self::Avx => unsafe { avx::<NEAR, INVERSE, VIEW>(grid, spans, ks, radii, out) },
+            Self::Avx => unsafe { avx::<S, NEAR, INVERSE, VIEW>(grid, spans, ks, radii, out) },
             #[cfg(target_arch = "x86_64")]
-            Self::Avx512 => unsafe { avx512::<NEAR, INVERSE, VIEW>(grid, spans, ks, radii, out) },
+            Self::Avx512 => unsafe {
+                avx512::<S, NEAR, INVERSE, VIEW>(grid, spans, ks, radii, out)
+            },
         }
     }
 }
@@ -444,26 +550,26 @@ impl LaneForm {
 impl LaneForm {
     /// The sums for the sorted boids `ks` into `out`, a cell's boids at a time (see
     /// [`NeighbourGrid::sums_in_order`]): the CPU's form chosen once for the whole range.
-    fn sum_in_order<const NEAR: bool, const INVERSE: bool, const VIEW: bool>(
+    fn sum_in_order<S: Vector, const NEAR: bool, const INVERSE: bool, const VIEW: bool>(
         self,
-        grid: &NeighbourGrid,
+        grid: &NeighbourGrid<S>,
         ks: Range<usize>,
         request: SumsRequest,
-        radii: Radii,
-        out: &mut [NeighbourSums],
+        radii: Radii<S>,
+        out: &mut [NeighbourSums<S>],
     ) {
         #[cfg(target_arch = "x86_64")]
         #[target_feature(enable = "avx,popcnt")]
-        fn avx<const NEAR: bool, const INVERSE: bool, const VIEW: bool>(
-            grid: &NeighbourGrid,
+        fn avx<S: Vector, const NEAR: bool, const INVERSE: bool, const VIEW: bool>(
+            grid: &NeighbourGrid<S>,
             ks: Range<usize>,
             request: SumsRequest,
-            radii: Radii,
-            out: &mut [NeighbourSums],
+            radii: Radii<S>,
+            out: &mut [NeighbourSums<S>],
         ) {
             // SAFETY: this function runs only on CPUs with AVX and POPCNT.
             unsafe {
-                sum_in_order_with::<super::lanes::Avx, NEAR, INVERSE, VIEW>(
+                sum_in_order_with::<S, super::lanes::Avx, NEAR, INVERSE, VIEW>(
                     LaneForm::Avx,
                     grid,
                     ks,
@@ -475,16 +581,16 @@ impl LaneForm {
         }
         #[cfg(target_arch = "x86_64")]
         #[target_feature(enable = "avx512f,avx512vl,popcnt")]
-        fn avx512<const NEAR: bool, const INVERSE: bool, const VIEW: bool>(
-            grid: &NeighbourGrid,
+        fn avx512<S: Vector, const NEAR: bool, const INVERSE: bool, const VIEW: bool>(
+            grid: &NeighbourGrid<S>,
             ks: Range<usize>,
             request: SumsRequest,
-            radii: Radii,
-            out: &mut [NeighbourSums],
+            radii: Radii<S>,
+            out: &mut [NeighbourSums<S>],
         ) {
             // SAFETY: this function runs only on CPUs with AVX-512 F and VL and POPCNT.
             unsafe {
-                sum_in_order_with::<super::lanes::Avx512, NEAR, INVERSE, VIEW>(
+                sum_in_order_with::<S, super::lanes::Avx512, NEAR, INVERSE, VIEW>(
                     LaneForm::Avx512,
                     grid,
                     ks,
@@ -497,18 +603,22 @@ impl LaneForm {
         match self {
             // SAFETY (all arms): the form's features are present.
             Self::Plain => unsafe {
-                sum_in_order_with::<Plain, NEAR, INVERSE, VIEW>(self, grid, ks, request, radii, out)
-            },
-            #[cfg(target_arch = "x86_64")]
-            Self::Sse => unsafe {
-                sum_in_order_with::<super::lanes::Sse, NEAR, INVERSE, VIEW>(
+                sum_in_order_with::<S, Plain, NEAR, INVERSE, VIEW>(
                     self, grid, ks, request, radii, out,
                 )
             },
             #[cfg(target_arch = "x86_64")]
-            Self::Avx => unsafe { avx::<NEAR, INVERSE, VIEW>(grid, ks, request, radii, out) },
+            Self::Sse => unsafe {
+                sum_in_order_with::<S, super::lanes::Sse, NEAR, INVERSE, VIEW>(
+                    self, grid, ks, request, radii, out,
+                )
+            },
             #[cfg(target_arch = "x86_64")]
-            Self::Avx512 => unsafe { avx512::<NEAR, INVERSE, VIEW>(grid, ks, request, radii, out) },
+            Self::Avx => unsafe { avx::<S, NEAR, INVERSE, VIEW>(grid, ks, request, radii, out) },
+            #[cfg(target_arch = "x86_64")]
+            Self::Avx512 => unsafe {
+                avx512::<S, NEAR, INVERSE, VIEW>(grid, ks, request, radii, out)
+            },
         }
     }
 }
@@ -518,13 +628,19 @@ impl LaneForm {
 /// # Safety
 /// `L`'s CPU features must be present.
 #[inline(always)]
-unsafe fn sum_in_order_with<L: Lanes, const NEAR: bool, const INVERSE: bool, const VIEW: bool>(
+unsafe fn sum_in_order_with<
+    S: Vector,
+    L: Lanes,
+    const NEAR: bool,
+    const INVERSE: bool,
+    const VIEW: bool,
+>(
     form: LaneForm,
-    grid: &NeighbourGrid,
+    grid: &NeighbourGrid<S>,
     ks: Range<usize>,
     request: SumsRequest,
-    radii: Radii,
-    out: &mut [NeighbourSums],
+    radii: Radii<S>,
+    out: &mut [NeighbourSums<S>],
 ) {
     assert!(
         ks.end <= grid.len() && ks.len() == out.len(),
@@ -532,29 +648,37 @@ unsafe fn sum_in_order_with<L: Lanes, const NEAR: bool, const INVERSE: bool, con
     );
     let layout = grid.layout();
     let inv_nx = 1.0 / layout.nx as f64;
-    // A sparse flock (at most two birds a cell on average, so that most blocks' rows are short)
-    // on AVX-512: bird by bird.
+    // A sparse flat flock (at most two birds a cell on average, so that most blocks' rows are
+    // short) on AVX-512: bird by bird.
     #[cfg(target_arch = "x86_64")]
     if form == LaneForm::Avx512
         && layout.nx >= 3
         && layout.ny >= 3
         && grid.len() <= 2 * layout.cell_count()
+        && let (Some(flat), Some(flat_radii)) = (
+            same_type::<NeighbourGrid<S>, NeighbourGrid<Vec2>>(grid),
+            same_type::<Radii<S>, Radii<Vec2>>(&radii),
+        )
     {
+        let flat_out = same_type_mut::<NeighbourSums<S>, NeighbourSums<Vec2>>(out)
+            .expect("the sums of a flat flock are flat");
         // SAFETY: the form's features are present.
-        unsafe { sum_in_order_avx512::<NEAR, INVERSE, VIEW>(grid, ks, request, radii, out) };
+        unsafe {
+            sum_in_order_avx512::<NEAR, INVERSE, VIEW>(flat, ks, request, *flat_radii, flat_out)
+        };
         return;
     }
     let mut k = ks.start;
     while k < ks.end {
-        let (cell, cx, cy) = grid.cell_holding(k, inv_nx);
+        let (cell, coords) = grid.cell_holding(k, inv_nx);
         let run_end = (grid.cell_start[cell + 1] as usize).min(ks.end);
         let sums = &mut out[k - ks.start..run_end - ks.start];
         // SAFETY: `L` is `form`'s, whose features are present.
         unsafe {
-            sum_run::<L, NEAR, INVERSE, VIEW>(
+            sum_run::<S, L, NEAR, INVERSE, VIEW>(
                 form,
                 grid,
-                [cell, cx, cy],
+                (cell, coords),
                 k..run_end,
                 request,
                 radii,
@@ -565,33 +689,31 @@ unsafe fn sum_in_order_with<L: Lanes, const NEAR: bool, const INVERSE: bool, con
     }
 }
 
-/// The sums of boids `ks` of one cell (`[cell, column, row]`) over its block.
+/// The sums of boids `ks` of one cell (its index and coordinates) over its block.
 ///
 /// # Safety
 /// `L` is `form`'s, whose CPU features must be present.
 #[inline(always)]
-unsafe fn sum_run<L: Lanes, const NEAR: bool, const INVERSE: bool, const VIEW: bool>(
+unsafe fn sum_run<S: Vector, L: Lanes, const NEAR: bool, const INVERSE: bool, const VIEW: bool>(
     form: LaneForm,
-    grid: &NeighbourGrid,
-    [cell, cx, cy]: [usize; 3],
+    grid: &NeighbourGrid<S>,
+    (cell, coords): (usize, [usize; 3]),
     ks: Range<usize>,
     request: SumsRequest,
-    radii: Radii,
-    out: &mut [NeighbourSums],
+    radii: Radii<S>,
+    out: &mut [NeighbourSums<S>],
 ) {
-    let mut block = CellBlock {
-        cell: 0,
-        spans: [Span::default(); 9],
-        len: None,
-    };
-    grid.fill_block_at(cell, cx, cy, &mut block);
+    let mut block = CellBlock::empty();
+    grid.fill_block_at(cell, coords, &mut block);
     match block.spans() {
         Some(spans) => {
             for s in spans {
                 assert!(s.start <= s.end && s.end <= grid.len(), "span out of range");
             }
             // SAFETY: the spans were checked above; the caller vouches for the form.
-            unsafe { sum_one_by_one::<L, NEAR, INVERSE, VIEW>(form, grid, spans, ks, radii, out) };
+            unsafe {
+                sum_one_by_one::<S, L, NEAR, INVERSE, VIEW>(form, grid, spans, ks, radii, out)
+            };
         }
         None => {
             for (j, s) in ks.zip(out) {
@@ -612,10 +734,10 @@ unsafe fn sum_run<L: Lanes, const NEAR: bool, const INVERSE: bool, const VIEW: b
 #[cfg(target_arch = "x86_64")]
 const FLAT: usize = 64;
 
-/// [`sum_in_order_with`] on AVX-512, bird by bird rather than cell by cell (a sparse flock has a
-/// bird or two in a cell): each bird's cell as the sort left it, and for a cell away from the
-/// grid's edges whose block's rows hold at most eight birds each, the rows' starts and lanes;
-/// those birds are then summed two at a time whatever their cells
+/// [`sum_in_order_with`] on AVX-512 for a flat flock, bird by bird rather than cell by cell (a
+/// sparse flock has a bird or two in a cell): each bird's cell as the sort left it, and for a
+/// cell away from the grid's edges whose block's rows hold at most eight birds each, the rows'
+/// starts and lanes; those birds are then summed two at a time whatever their cells
 /// ([`super::pairs::sum_short_rows_avx512`]), the others a cell's run at a time.
 ///
 /// # Safety
@@ -624,11 +746,11 @@ const FLAT: usize = 64;
 #[cfg(target_arch = "x86_64")]
 #[inline(always)]
 unsafe fn sum_in_order_avx512<const NEAR: bool, const INVERSE: bool, const VIEW: bool>(
-    grid: &NeighbourGrid,
+    grid: &NeighbourGrid<Vec2>,
     ks: Range<usize>,
     request: SumsRequest,
-    radii: Radii,
-    out: &mut [NeighbourSums],
+    radii: Radii<Vec2>,
+    out: &mut [NeighbourSums<Vec2>],
 ) {
     use super::pairs::{ShortRows, sum_short_rows_avx512};
     let layout = grid.layout();
@@ -644,7 +766,7 @@ unsafe fn sum_in_order_avx512<const NEAR: bool, const INVERSE: bool, const VIEW:
         // Birds of cells away from the edges whose rows are short, and the rest.
         let (mut inners, mut other) = (0, 0);
         for k in batch.clone() {
-            let (cell, cx, cy) = grid.cell_holding(k, inv_nx);
+            let (cell, [cx, cy, _]) = grid.cell_holding(k, inv_nx);
             if cx.wrapping_sub(1) < nx - 2 && cy.wrapping_sub(1) < ny - 2 {
                 // Three rows of three cells from `cell - nx - 1`, no shifts.
                 let rows = [0, 1, 2].map(|r| {
@@ -684,10 +806,10 @@ unsafe fn sum_in_order_avx512<const NEAR: bool, const INVERSE: bool, const VIEW:
             let sums = &mut out[run.start - ks.start..run.end - ks.start];
             // SAFETY: the caller vouches for the features.
             unsafe {
-                sum_run::<super::lanes::Avx512, NEAR, INVERSE, VIEW>(
+                sum_run::<Vec2, super::lanes::Avx512, NEAR, INVERSE, VIEW>(
                     LaneForm::Avx512,
                     grid,
-                    [cell, cx, cy],
+                    (cell, [cx, cy, 0]),
                     run,
                     request,
                     radii,
@@ -711,20 +833,25 @@ unsafe fn sum_in_order_avx512<const NEAR: bool, const INVERSE: bool, const VIEW:
 #[cfg(target_arch = "x86_64")]
 #[inline]
 #[target_feature(enable = "avx512f,avx512vl,popcnt")]
-unsafe fn sum_short_spans_avx512<const NEAR: bool, const INVERSE: bool, const VIEW: bool>(
-    grid: &NeighbourGrid,
-    spans: &[Span],
+unsafe fn sum_short_spans_avx512<
+    S: Vector,
+    const NEAR: bool,
+    const INVERSE: bool,
+    const VIEW: bool,
+>(
+    grid: &NeighbourGrid<S>,
+    spans: &[Span<S>],
     ks: Range<usize>,
-    radii: Radii,
-    out: &mut [NeighbourSums],
+    radii: Radii<S>,
+    out: &mut [NeighbourSums<S>],
 ) {
     use super::lanes::Avx512 as L;
     use std::arch::x86_64::_mm256_maskz_loadu_ps;
     let c = grid.columns();
-    let columns = [c.px.as_ptr(), c.py.as_ptr(), c.vx.as_ptr(), c.vy.as_ptr()];
+    let source = source_of(grid);
     // Each span's first boid and lane mask, worked out once for the cell's boids.
-    let mut chunks = [(0usize, 0u8, Vec2::ZERO); 9];
-    for (chunk, span) in chunks.iter_mut().zip(spans) {
+    let mut chunks: S::Blocks<(usize, u8, S)> = Default::default();
+    for (chunk, span) in chunks.as_mut().iter_mut().zip(spans) {
         // SAFETY: the caller vouches for the features.
         *chunk = (
             span.start,
@@ -732,57 +859,40 @@ unsafe fn sum_short_spans_avx512<const NEAR: bool, const INVERSE: bool, const VI
             span.shift,
         );
     }
-    let chunks = &chunks[..spans.len()];
+    let chunks = &chunks.as_ref()[..spans.len()];
     // SAFETY: the caller vouches for the features; loads are masked to the spans, which lie
     // within the columns.
     unsafe {
-        let zero = L::splat(0.0);
-        let mut k = Consts {
-            zero,
-            one: L::splat(1.0),
-            sight2: L::splat(radii.sight2),
-            near2: L::splat(radii.near2),
-            heading_x: zero,
-            heading_y: zero,
-            min_cos: L::splat(radii.min_cos),
-        };
+        let mut k = Consts::new::<L, S>(&radii);
         for (b, sums) in ks.zip(out) {
             let (p, v) = c.get(b);
             if VIEW {
                 let heading = v.normalize_or_zero();
                 // A still boid sees all round.
-                let min_cos = if heading == Vec2::ZERO {
+                let min_cos = if heading == S::ZERO {
                     -1.0
                 } else {
                     radii.min_cos
                 };
-                (k.heading_x, k.heading_y) = (L::splat(heading.x), L::splat(heading.y));
+                for a in 0..S::DIM {
+                    k.heading[a] = L::splat(heading.axis(a));
+                }
                 k.min_cos = L::splat(min_cos);
             }
-            let mut acc = Acc {
-                seen: 0,
-                seen_x: zero,
-                seen_y: zero,
-                vel_x: zero,
-                vel_y: zero,
-                near_x: zero,
-                near_y: zero,
-                inv_x: zero,
-                inv_y: zero,
-                apart: 0,
-            };
+            let mut acc = Acc::new(k.zero);
             for &(start, mask, shift) in chunks {
-                let o = shift - p;
-                let chunk = columns.map(|col| _mm256_maskz_loadu_ps(mask, col.add(start)));
-                add_chunk::<L, NEAR, INVERSE, VIEW>(
-                    &mut acc,
-                    &k,
-                    chunk,
-                    [L::splat(o.x), L::splat(o.y)],
-                    Some(mask),
-                );
+                let o = splat_offset::<S, L>(shift - p);
+                let mut chunk = [[k.zero; 3]; 2];
+                for a in 0..S::DIM {
+                    chunk[0][a] = _mm256_maskz_loadu_ps(mask, source[a].as_ptr().add(start));
+                }
+                for a in 0..S::DIM {
+                    chunk[1][a] =
+                        _mm256_maskz_loadu_ps(mask, source[S::DIM + a].as_ptr().add(start));
+                }
+                add_chunk::<S, L, NEAR, INVERSE, VIEW>(&mut acc, &k, chunk, o, Some(mask));
             }
-            *sums = totals::<L, NEAR, INVERSE>(acc);
+            *sums = totals::<S, L, NEAR, INVERSE>(acc);
             // As in `sum_cell_with`: the boid itself is among the spans.
             if 0.0 < radii.sight2 {
                 sums.seen -= 1;
@@ -800,21 +910,27 @@ unsafe fn sum_short_spans_avx512<const NEAR: bool, const INVERSE: bool, const VI
 /// # Safety
 /// As for [`sum_cell_with`]; `L` is `form`'s.
 #[inline(always)]
-unsafe fn sum_one_by_one<L: Lanes, const NEAR: bool, const INVERSE: bool, const VIEW: bool>(
+unsafe fn sum_one_by_one<
+    S: Vector,
+    L: Lanes,
+    const NEAR: bool,
+    const INVERSE: bool,
+    const VIEW: bool,
+>(
     form: LaneForm,
-    grid: &NeighbourGrid,
-    spans: &[Span],
+    grid: &NeighbourGrid<S>,
+    spans: &[Span<S>],
     ks: Range<usize>,
-    radii: Radii,
-    out: &mut [NeighbourSums],
+    radii: Radii<S>,
+    out: &mut [NeighbourSums<S>],
 ) {
     match form {
         // SAFETY (both arms): passed on from the caller.
         #[cfg(target_arch = "x86_64")]
         LaneForm::Avx512 if spans.iter().all(|s| s.end - s.start <= LANES) => unsafe {
-            sum_short_spans_avx512::<NEAR, INVERSE, VIEW>(grid, spans, ks, radii, out)
+            sum_short_spans_avx512::<S, NEAR, INVERSE, VIEW>(grid, spans, ks, radii, out)
         },
-        _ => unsafe { sum_cell_with::<L, NEAR, INVERSE, VIEW>(grid, spans, ks, radii, out) },
+        _ => unsafe { sum_cell_with::<S, L, NEAR, INVERSE, VIEW>(grid, spans, ks, radii, out) },
     }
 }
 
@@ -823,22 +939,23 @@ unsafe fn sum_one_by_one<L: Lanes, const NEAR: bool, const INVERSE: bool, const 
 /// # Safety
 /// `L`'s CPU features must be present, and the spans and `ks` must lie within the columns.
 #[inline(always)]
-unsafe fn sum_cell_with<L: Lanes, const NEAR: bool, const INVERSE: bool, const VIEW: bool>(
-    grid: &NeighbourGrid,
-    spans: &[Span],
+unsafe fn sum_cell_with<
+    S: Vector,
+    L: Lanes,
+    const NEAR: bool,
+    const INVERSE: bool,
+    const VIEW: bool,
+>(
+    grid: &NeighbourGrid<S>,
+    spans: &[Span<S>],
     ks: Range<usize>,
-    radii: Radii,
-    out: &mut [NeighbourSums],
+    radii: Radii<S>,
+    out: &mut [NeighbourSums<S>],
 ) {
     let c = grid.columns();
-    let source = Source {
-        x: &c.px,
-        y: &c.py,
-        vx: &c.vx,
-        vy: &c.vy,
-    };
-    let mut visits = [Visit::default(); 9];
-    let visits = &mut visits[..spans.len()];
+    let source = source_of(grid);
+    let mut visits: S::Blocks<Visit<S>> = Default::default();
+    let visits = &mut visits.as_mut()[..spans.len()];
     for (k, sums) in ks.zip(out) {
         let (p, v) = c.get(k);
         for (visit, span) in visits.iter_mut().zip(spans) {
@@ -851,13 +968,13 @@ unsafe fn sum_cell_with<L: Lanes, const NEAR: bool, const INVERSE: bool, const V
         let mut radii = radii;
         if VIEW {
             radii.heading = v.normalize_or_zero();
-            if radii.heading == Vec2::ZERO {
+            if radii.heading == S::ZERO {
                 // A still boid sees all round.
                 radii.min_cos = -1.0;
             }
         }
         // SAFETY: passed on from the caller.
-        *sums = unsafe { sum_visits::<L, NEAR, INVERSE, VIEW>(source, visits, radii) };
+        *sums = unsafe { sum_visits::<S, L, NEAR, INVERSE, VIEW>(&source, visits, radii) };
         // The spans include the boid itself, at distance 0: seen (when the sight radius is not
         // 0) with its own velocity, with a zero offset and no inverse term.
         if 0.0 < radii.sight2 {
@@ -880,9 +997,9 @@ pub struct SumsRequest {
     pub inverse: bool,
 }
 
-impl NeighbourSums {
+impl<V: Vector> NeighbourSums<V> {
     /// Adds another set of sums over different boids.
-    fn merge(&mut self, o: &NeighbourSums) {
+    fn merge(&mut self, o: &NeighbourSums<V>) {
         self.seen += o.seen;
         self.seen_offset += o.seen_offset;
         self.seen_velocity += o.seen_velocity;
@@ -895,21 +1012,21 @@ impl NeighbourSums {
 /// Calls `$f::<NEAR, INVERSE, VIEW>($args)` with the three flags known at run time turned into
 /// constants.
 macro_rules! with_flags {
-    ($near:expr, $inverse:expr, $view:expr, $f:ident $(:: $g:ident)*, ($($arg:expr),*)) => {
+    ($near:expr, $inverse:expr, $view:expr, $f:ident $(:: $g:ident)* $([$t:ty])?, ($($arg:expr),*)) => {
         match ($near, $inverse, $view) {
-            (false, false, false) => $f$(::$g)*::<false, false, false>($($arg),*),
-            (false, false, true) => $f$(::$g)*::<false, false, true>($($arg),*),
-            (false, true, false) => $f$(::$g)*::<false, true, false>($($arg),*),
-            (false, true, true) => $f$(::$g)*::<false, true, true>($($arg),*),
-            (true, false, false) => $f$(::$g)*::<true, false, false>($($arg),*),
-            (true, false, true) => $f$(::$g)*::<true, false, true>($($arg),*),
-            (true, true, false) => $f$(::$g)*::<true, true, false>($($arg),*),
-            (true, true, true) => $f$(::$g)*::<true, true, true>($($arg),*),
+            (false, false, false) => $f$(::$g)*::<$($t,)? false, false, false>($($arg),*),
+            (false, false, true) => $f$(::$g)*::<$($t,)? false, false, true>($($arg),*),
+            (false, true, false) => $f$(::$g)*::<$($t,)? false, true, false>($($arg),*),
+            (false, true, true) => $f$(::$g)*::<$($t,)? false, true, true>($($arg),*),
+            (true, false, false) => $f$(::$g)*::<$($t,)? true, false, false>($($arg),*),
+            (true, false, true) => $f$(::$g)*::<$($t,)? true, false, true>($($arg),*),
+            (true, true, false) => $f$(::$g)*::<$($t,)? true, true, false>($($arg),*),
+            (true, true, true) => $f$(::$g)*::<$($t,)? true, true, true>($($arg),*),
         }
     };
 }
 
-impl NeighbourGrid {
+impl<V: Vector> NeighbourGrid<V> {
     /// Sums over the other boids within `sight` and within `near` of boid `k` (a sorted index):
     /// `NEAR` adds the near offsets, `INVERSE` the offsets over distance². With a `cap` (not
     /// `usize::MAX`), only the first `cap` boids within the larger radius, in visiting order,
@@ -923,7 +1040,7 @@ impl NeighbourGrid {
         near: f32,
         cap: usize,
         view_min_cos: f32,
-    ) -> NeighbourSums {
+    ) -> NeighbourSums<V> {
         let request = SumsRequest {
             sight,
             near,
@@ -946,11 +1063,11 @@ impl NeighbourGrid {
     /// their own blocks.
     pub fn cell_sums(
         &self,
-        block: &CellBlock,
+        block: &CellBlock<V>,
         ks: Range<usize>,
         request: SumsRequest,
         view_min_cos: f32,
-        out: &mut [NeighbourSums],
+        out: &mut [NeighbourSums<V>],
     ) {
         self.cell_sums_in(LaneForm::best(), block, ks, request, view_min_cos, out);
     }
@@ -963,7 +1080,7 @@ impl NeighbourGrid {
         ks: Range<usize>,
         request: SumsRequest,
         view_min_cos: f32,
-        out: &mut [NeighbourSums],
+        out: &mut [NeighbourSums<V>],
     ) {
         self.sums_in_order_in(LaneForm::best(), ks, request, view_min_cos, out);
     }
@@ -975,12 +1092,12 @@ impl NeighbourGrid {
         ks: Range<usize>,
         request: SumsRequest,
         view_min_cos: f32,
-        out: &mut [NeighbourSums],
+        out: &mut [NeighbourSums<V>],
     ) {
         let radii = Radii {
             sight2: request.sight * request.sight,
             near2: request.near * request.near,
-            heading: Vec2::ZERO,
+            heading: V::ZERO,
             min_cos: view_min_cos,
         };
         let view = view_min_cos > -1.0;
@@ -988,7 +1105,7 @@ impl NeighbourGrid {
             request.near_offsets,
             request.inverse,
             view,
-            LaneForm::sum_in_order,
+            LaneForm::sum_in_order[V],
             (form, self, ks, request, radii, out)
         )
     }
@@ -997,17 +1114,17 @@ impl NeighbourGrid {
     pub(crate) fn cell_sums_in(
         &self,
         form: LaneForm,
-        block: &CellBlock,
+        block: &CellBlock<V>,
         ks: Range<usize>,
         request: SumsRequest,
         view_min_cos: f32,
-        out: &mut [NeighbourSums],
+        out: &mut [NeighbourSums<V>],
     ) {
         assert_eq!(ks.len(), out.len(), "one output per boid");
         let radii = Radii {
             sight2: request.sight * request.sight,
             near2: request.near * request.near,
-            heading: Vec2::ZERO,
+            heading: V::ZERO,
             min_cos: view_min_cos,
         };
         let view = view_min_cos > -1.0;
@@ -1019,7 +1136,7 @@ impl NeighbourGrid {
                 near,
                 inverse,
                 view,
-                LaneForm::sum_cell,
+                LaneForm::sum_cell[V],
                 (form, self, spans, ks, radii, out)
             ),
             // A torus too small for whole spans: pair by pair.
@@ -1036,7 +1153,7 @@ impl NeighbourGrid {
                             near,
                             inverse,
                             view,
-                            LaneForm::sum_cell,
+                            LaneForm::sum_cell[V],
                             (
                                 form,
                                 self,
@@ -1062,12 +1179,12 @@ impl NeighbourGrid {
         cap: usize,
         request: SumsRequest,
         view_min_cos: f32,
-        out: &mut NeighbourSums,
+        out: &mut NeighbourSums<V>,
     ) {
         let heading = if view_min_cos > -1.0 {
             self.vel(k).normalize_or_zero()
         } else {
-            Vec2::ZERO
+            V::ZERO
         };
         let radii = Radii {
             sight2: request.sight * request.sight,
@@ -1075,7 +1192,7 @@ impl NeighbourGrid {
             heading,
             min_cos: view_min_cos,
         };
-        let view = heading != Vec2::ZERO;
+        let view = heading != V::ZERO;
         let reach = request.sight.max(request.near);
         *out = with_flags!(
             request.near_offsets,
@@ -1092,25 +1209,28 @@ impl NeighbourGrid {
         k: usize,
         reach: f32,
         cap: usize,
-        radii: Radii,
-    ) -> NeighbourSums {
-        let mut buffer = [[0.0f32; LANES]; 4];
+        radii: Radii<V>,
+    ) -> NeighbourSums<V> {
+        let mut buffer = [[0.0f32; LANES]; 6];
         let mut filled = 0;
         let mut sums = NeighbourSums::default();
-        let flush = |buffer: &[[f32; LANES]; 4], filled: usize, sums: &mut NeighbourSums| {
-            let [x, y, vx, vy] = buffer;
-            let source = Source { x, y, vx, vy };
+        let flush = |buffer: &[[f32; LANES]; 6], filled: usize, sums: &mut NeighbourSums<V>| {
+            let mut source: Source = [&[]; 6];
+            for (s, column) in source.iter_mut().zip(buffer).take(2 * V::DIM) {
+                *s = column;
+            }
             let all = [Visit {
                 start: 0,
                 end: filled,
-                offset: Vec2::ZERO,
+                offset: V::ZERO,
             }];
-            sums.merge(&form.sum::<NEAR, INVERSE, VIEW>(source, &all, radii));
+            sums.merge(&form.sum::<V, NEAR, INVERSE, VIEW>(&source, &all, radii));
         };
         self.for_each_neighbour(k, reach, cap, |j, d, _| {
             let v = self.vel(j);
-            for (column, value) in buffer.iter_mut().zip([d.x, d.y, v.x, v.y]) {
-                column[filled] = value;
+            for a in 0..V::DIM {
+                buffer[a][filled] = d.axis(a);
+                buffer[V::DIM + a][filled] = v.axis(a);
             }
             filled += 1;
             if filled == LANES {

@@ -1,18 +1,46 @@
 use super::*;
+use glam::Vec3;
 use rand::rngs::Xoshiro256PlusPlus;
 use rand::{RngExt, SeedableRng};
 
 /// Pairs this close to the radius may fall either side of it through rounding; skip them.
 const BORDER_TOLERANCE: f32 = 1e-3;
 
-fn random_points(n: usize, bounds: &WorldBounds, seed: u64) -> Vec<Vec2> {
+fn random_points<V: Vector>(n: usize, bounds: &WorldBounds<V>, seed: u64) -> Vec<V> {
     let mut rng = Xoshiro256PlusPlus::seed_from_u64(seed);
     (0..n)
-        .map(|_| bounds.min + bounds.size * Vec2::new(rng.random::<f32>(), rng.random::<f32>()))
+        .map(|_| {
+            let mut u = V::ZERO;
+            for a in 0..V::DIM {
+                *u.axis_mut(a) = rng.random::<f32>();
+            }
+            bounds.min + bounds.size * u
+        })
         .collect()
 }
 
-fn brute_neighbours(points: &[Vec2], bounds: &WorldBounds, i: usize, r: f32) -> Vec<u32> {
+/// A 3D box of `w` x `h` x `d`.
+fn box3(w: f32, h: f32, d: f32, wrapped: bool) -> WorldBounds<Vec3> {
+    WorldBounds::centred3(w, h, d, wrapped)
+}
+
+/// Velocities of every direction and a few speeds.
+fn spread_velocities<V: Vector>(n: usize, turn: f32) -> Vec<V> {
+    (0..n)
+        .map(|i| {
+            let u = (i as f32 * turn).fract();
+            let w = (i as f32 * 0.618_034).fract();
+            V::direction_from(u, w) * (0.5 + (i % 4) as f32)
+        })
+        .collect()
+}
+
+fn brute_neighbours<V: Vector>(
+    points: &[V],
+    bounds: &WorldBounds<V>,
+    i: usize,
+    r: f32,
+) -> Vec<u32> {
     let mut out: Vec<u32> = (0..points.len())
         .filter(|&j| j != i && bounds.delta(points[i], points[j]).length() < r)
         .map(|j| j as u32)
@@ -21,13 +49,19 @@ fn brute_neighbours(points: &[Vec2], bounds: &WorldBounds, i: usize, r: f32) -> 
     out
 }
 
-fn near_border(points: &[Vec2], bounds: &WorldBounds, i: usize, j: usize, r: f32) -> bool {
+fn near_border<V: Vector>(
+    points: &[V],
+    bounds: &WorldBounds<V>,
+    i: usize,
+    j: usize,
+    r: f32,
+) -> bool {
     (bounds.delta(points[i], points[j]).length() - r).abs() < BORDER_TOLERANCE * r
 }
 
 /// Checks every boid's neighbour set and offsets against the brute-force answer.
-fn check_against_brute_force(points: &[Vec2], bounds: &WorldBounds, r: f32) {
-    let vel = vec![Vec2::ZERO; points.len()];
+fn check_against_brute_force<V: Vector>(points: &[V], bounds: &WorldBounds<V>, r: f32) {
+    let vel = vec![V::ZERO; points.len()];
     let mut grid = NeighbourGrid::new();
     grid.rebuild(bounds, r, points, &vel);
     let mut rank = vec![0usize; points.len()];
@@ -39,7 +73,10 @@ fn check_against_brute_force(points: &[Vec2], bounds: &WorldBounds, r: f32) {
         grid.for_each_neighbour(rank[i], r, usize::MAX, |j, d, d2| {
             let input = grid.order()[j];
             let expected = bounds.delta(points[i], points[input as usize]);
-            assert!((d - expected).length() < 1e-3, "offset {d} vs {expected}");
+            assert!(
+                (d - expected).length() < 1e-3,
+                "offset {d:?} vs {expected:?}"
+            );
             assert!((d2 - d.length_squared()).abs() < 1e-3);
             got.push(input);
         });
@@ -54,7 +91,7 @@ fn check_against_brute_force(points: &[Vec2], bounds: &WorldBounds, r: f32) {
             .collect();
         assert!(
             differ.is_empty(),
-            "boid {i} at {}: grid and brute force disagree on {differ:?}",
+            "boid {i} at {:?}: grid and brute force disagree on {differ:?}",
             points[i]
         );
     }
@@ -89,6 +126,44 @@ fn wrapped_random_sets_match_brute_force_across_the_seam() {
     {
         let bounds = WorldBounds::centred(w, h, true);
         check_against_brute_force(&random_points(n, &bounds, 10 + seed as u64), &bounds, r);
+    }
+}
+
+#[test]
+fn random_sets_in_3d_match_brute_force_on_a_torus_and_in_a_box() {
+    for (seed, (w, h, d, r, n)) in [
+        (100.0, 80.0, 60.0, 10.0, 800),
+        (100.0, 80.0, 60.0, 33.0, 300), // 3 x 2 x 1 cells on a torus: pairs by nearest image
+        (40.0, 40.0, 40.0, 7.0, 600),   // cells along x narrower than the radius, seams each way
+        (50.0, 50.0, 50.0, 100.0, 60),  // a single cell
+    ]
+    .into_iter()
+    .enumerate()
+    {
+        for wrapped in [false, true] {
+            let bounds = box3(w, h, d, wrapped);
+            let points = random_points(n, &bounds, 30 + seed as u64);
+            check_against_brute_force(&points, &bounds, r);
+        }
+    }
+}
+
+#[test]
+fn boids_on_seams_and_cell_borders_find_each_other_in_3d() {
+    let r = 10.0;
+    for wrapped in [false, true] {
+        let bounds = box3(60.0, 60.0, 60.0, wrapped);
+        let mut points = Vec::new();
+        for i in 0..=12 {
+            for j in 0..=12 {
+                for k in 0..=6 {
+                    let at = |c: usize, step: f32| -30.0 + step * c as f32;
+                    points.push(Vec3::new(at(i, 5.0), at(j, 5.0), at(k, 10.0)));
+                }
+            }
+        }
+        points.push(Vec3::new(29.999, 0.0, -30.0));
+        check_against_brute_force(&points, &bounds, r);
     }
 }
 
@@ -166,22 +241,26 @@ fn rebuild_is_a_stable_counting_sort() {
     }
 }
 
+fn check_nearest_distance<V: Vector>(bounds: &WorldBounds<V>, n: usize, r: f32) {
+    // Sparse: most nearest neighbours lie several cells away.
+    let points = random_points(n, bounds, 3);
+    let mut grid = NeighbourGrid::new();
+    grid.rebuild(bounds, r, &points, &vec![V::ZERO; n]);
+    for (k, &i) in grid.order().iter().enumerate() {
+        let want = (0..points.len())
+            .filter(|&j| j != i as usize)
+            .map(|j| bounds.delta(points[i as usize], points[j]).length())
+            .fold(f32::INFINITY, f32::min);
+        let got = grid.nearest_distance(k).unwrap();
+        assert!((got - want).abs() < 1e-3, "boid {i}: {got} vs {want}");
+    }
+}
+
 #[test]
 fn nearest_distance_is_exact() {
     for wrapped in [false, true] {
-        let bounds = WorldBounds::centred(200.0, 120.0, wrapped);
-        // Sparse: most nearest neighbours lie several cells away.
-        let points = random_points(60, &bounds, 3);
-        let mut grid = NeighbourGrid::new();
-        grid.rebuild(&bounds, 5.0, &points, &vec![Vec2::ZERO; 60]);
-        for (k, &i) in grid.order().iter().enumerate() {
-            let want = (0..points.len())
-                .filter(|&j| j != i as usize)
-                .map(|j| bounds.delta(points[i as usize], points[j]).length())
-                .fold(f32::INFINITY, f32::min);
-            let got = grid.nearest_distance(k).unwrap();
-            assert!((got - want).abs() < 1e-3, "boid {i}: {got} vs {want}");
-        }
+        check_nearest_distance(&WorldBounds::centred(200.0, 120.0, wrapped), 60, 5.0);
+        check_nearest_distance(&box3(200.0, 120.0, 90.0, wrapped), 80, 5.0);
     }
 }
 
@@ -206,74 +285,80 @@ fn degenerate_inputs_do_not_panic() {
     );
 }
 
-#[test]
-fn neighbour_sums_match_brute_force_sums() {
-    for wrapped in [false, true] {
-        let bounds = WorldBounds::centred(120.0, 90.0, wrapped);
-        let points = random_points(700, &bounds, 21);
-        let vel: Vec<Vec2> = (0..700)
-            .map(|i| Vec2::new((i % 7) as f32 - 3.0, (i % 5) as f32 - 2.0))
-            .collect();
-        let (sight, near) = (9.0, 4.0);
-        let mut grid = NeighbourGrid::new();
-        grid.rebuild(&bounds, sight, &points, &vel);
-        for (k, &i) in grid.order().iter().enumerate() {
-            let i = i as usize;
-            let mut want = NeighbourSums::default();
-            for j in (0..points.len()).filter(|&j| j != i) {
-                let d = bounds.delta(points[i], points[j]);
-                let d2 = d.length_squared();
-                if d2 < sight * sight {
-                    want.seen += 1;
-                    want.seen_offset += d;
-                    want.seen_velocity += vel[j];
-                }
-                if d2 < near * near {
-                    want.near_offset += d;
-                    if d2 > 0.0 {
-                        want.near_inverse += d / d2;
-                        want.near_apart += 1;
-                    }
+fn check_sums_against_brute_force<V: Vector>(bounds: &WorldBounds<V>, n: usize) {
+    let points = random_points(n, bounds, 21);
+    let vel: Vec<V> = (0..n)
+        .map(|i| {
+            V::from_axes([
+                (i % 7) as f32 - 3.0,
+                (i % 5) as f32 - 2.0,
+                (i % 3) as f32 - 1.0,
+            ])
+        })
+        .collect();
+    let (sight, near) = (9.0, 4.0);
+    let mut grid = NeighbourGrid::new();
+    grid.rebuild(bounds, sight, &points, &vel);
+    for (k, &i) in grid.order().iter().enumerate() {
+        let i = i as usize;
+        let mut want = NeighbourSums::<V>::default();
+        for j in (0..points.len()).filter(|&j| j != i) {
+            let d = bounds.delta(points[i], points[j]);
+            let d2 = d.length_squared();
+            if d2 < sight * sight {
+                want.seen += 1;
+                want.seen_offset += d;
+                want.seen_velocity += vel[j];
+            }
+            if d2 < near * near {
+                want.near_offset += d;
+                if d2 > 0.0 {
+                    want.near_inverse += d / d2;
+                    want.near_apart += 1;
                 }
             }
-            for got in [
-                grid.neighbour_sums::<true, true>(k, sight, near, usize::MAX, -1.0),
-                grid.neighbour_sums::<true, true>(k, sight, near, 10_000, -1.0),
+        }
+        for got in [
+            grid.neighbour_sums::<true, true>(k, sight, near, usize::MAX, -1.0),
+            grid.neighbour_sums::<true, true>(k, sight, near, 10_000, -1.0),
+        ] {
+            assert_eq!(got.seen, want.seen, "boid {i}");
+            assert_eq!(got.near_apart, want.near_apart, "boid {i}");
+            for (a, b) in [
+                (got.seen_offset, want.seen_offset),
+                (got.seen_velocity, want.seen_velocity),
+                (got.near_offset, want.near_offset),
+                (got.near_inverse, want.near_inverse),
             ] {
-                assert_eq!(got.seen, want.seen, "boid {i}");
-                assert_eq!(got.near_apart, want.near_apart, "boid {i}");
-                for (a, b) in [
-                    (got.seen_offset, want.seen_offset),
-                    (got.seen_velocity, want.seen_velocity),
-                    (got.near_offset, want.near_offset),
-                    (got.near_inverse, want.near_inverse),
-                ] {
-                    assert!(
-                        (a - b).length() < 1e-3 * (1.0 + b.length()),
-                        "boid {i}: {a} vs {b}"
-                    );
-                }
+                assert!(
+                    (a - b).length() < 1e-3 * (1.0 + b.length()),
+                    "boid {i}: {a:?} vs {b:?}"
+                );
             }
         }
     }
 }
 
 #[test]
-fn a_blind_angle_hides_the_birds_behind() {
-    let bounds = WorldBounds::centred(60.0, 60.0, true);
-    let points = random_points(800, &bounds, 11);
-    let vel: Vec<Vec2> = (0..points.len())
-        .map(|i| Vec2::from_angle(i as f32 * 0.77) * (1.0 + (i % 3) as f32))
-        .collect();
+fn neighbour_sums_match_brute_force_sums() {
+    for wrapped in [false, true] {
+        check_sums_against_brute_force(&WorldBounds::centred(120.0, 90.0, wrapped), 700);
+        check_sums_against_brute_force(&box3(60.0, 45.0, 50.0, wrapped), 1200);
+    }
+}
+
+fn check_blind_angle<V: Vector>(bounds: &WorldBounds<V>, n: usize) {
+    let points = random_points(n, bounds, 11);
+    let vel: Vec<V> = spread_velocities(n, 0.1226);
     let (sight, near) = (9.0, 4.0);
     let mut grid = NeighbourGrid::new();
-    grid.rebuild(&bounds, sight, &points, &vel);
+    grid.rebuild(bounds, sight, &points, &vel);
     for blind_degrees in [90.0f32, 180.0, 300.0] {
         let min_cos = -(blind_degrees.to_radians() * 0.5).cos();
         let mut fewer = 0;
         for (k, &i) in grid.order().iter().enumerate() {
             let i = i as usize;
-            let heading = vel[i].normalize();
+            let heading = vel[i].normalize_or_zero();
             let (mut seen, mut all_round, mut near_seen) = (0, 0, 0);
             for j in (0..points.len()).filter(|&j| j != i) {
                 let d = bounds.delta(points[i], points[j]);
@@ -309,70 +394,83 @@ fn a_blind_angle_hides_the_birds_behind() {
     }
 }
 
+#[test]
+fn a_blind_angle_hides_the_birds_behind() {
+    check_blind_angle(&WorldBounds::centred(60.0, 60.0, true), 800);
+    check_blind_angle(&box3(30.0, 30.0, 30.0, true), 1500);
+}
+
 /// Every sum bit for bit, so that a flock's future cannot depend on which lanes computed it.
-fn same_bits(a: &NeighbourSums, b: &NeighbourSums) -> bool {
-    let bits = |s: &NeighbourSums| {
+fn same_bits<V: Vector>(a: &NeighbourSums<V>, b: &NeighbourSums<V>) -> bool {
+    let bits = |s: &NeighbourSums<V>| {
         [
             s.seen_offset,
             s.seen_velocity,
             s.near_offset,
             s.near_inverse,
         ]
-        .map(|v| (v.x.to_bits(), v.y.to_bits()))
+        .map(|v| v.to_axes().map(f32::to_bits))
     };
     a.seen == b.seen && a.near_apart == b.near_apart && bits(a) == bits(b)
 }
 
-#[test]
-fn every_lane_form_and_batch_gives_the_same_bits() {
+fn check_lane_forms<V: Vector>(bounds: &WorldBounds<V>, clump: &WorldBounds<V>, min_cos: f32) {
     use super::sums::LaneForm;
     let forms = LaneForm::available();
     assert!(!forms.is_empty());
-    for (wrapped, min_cos) in [(false, -1.0), (true, -1.0), (true, 0.3)] {
-        let bounds = WorldBounds::centred(140.0, 100.0, wrapped);
-        // Clumps and spread-out birds: short and long spans, tails at the columns' end.
-        let mut points = random_points(900, &bounds, 5);
-        points.extend(random_points(
-            300,
-            &WorldBounds::centred(12.0, 12.0, false),
-            6,
-        ));
-        let n = points.len();
-        let mut vel: Vec<Vec2> = (0..n)
-            .map(|i| Vec2::from_angle(i as f32 * 0.37) * (0.5 + (i % 4) as f32))
-            .collect();
-        vel[7] = Vec2::ZERO; // a still bird sees all round
-        let request = SumsRequest {
-            sight: 9.0,
-            near: 4.0,
-            near_offsets: true,
-            inverse: true,
-        };
-        let mut grid = NeighbourGrid::new();
-        grid.rebuild(&bounds, request.sight, &points, &vel);
-        let mut tested = 0;
-        for cell in 0..grid.layout().cell_count() {
-            let ks = grid.cell_range(cell);
-            let block = grid.block(cell);
-            let mut per_form = Vec::new();
-            for &form in &forms {
-                let mut out = vec![NeighbourSums::default(); ks.len()];
-                grid.cell_sums_in(form, &block, ks.clone(), request, min_cos, &mut out);
-                per_form.push(out);
-            }
-            for (i, k) in ks.clone().enumerate() {
-                let one = grid.neighbour_sums::<true, true>(k, 9.0, 4.0, usize::MAX, min_cos);
-                for (form, out) in forms.iter().zip(&per_form) {
-                    assert!(
-                        same_bits(&out[i], &one),
-                        "{form:?}, boid {k}: {:?} vs {one:?}",
-                        out[i]
-                    );
-                }
-                tested += 1;
-            }
+    // Clumps and spread-out birds: short and long spans, tails at the columns' end.
+    let mut points = random_points(900, bounds, 5);
+    points.extend(random_points(300, clump, 6));
+    let n = points.len();
+    let mut vel: Vec<V> = spread_velocities(n, 0.0589);
+    vel[7] = V::ZERO; // a still bird sees all round
+    let request = SumsRequest {
+        sight: 9.0,
+        near: 4.0,
+        near_offsets: true,
+        inverse: true,
+    };
+    let mut grid = NeighbourGrid::new();
+    grid.rebuild(bounds, request.sight, &points, &vel);
+    let mut tested = 0;
+    for cell in 0..grid.layout().cell_count() {
+        let ks = grid.cell_range(cell);
+        let block = grid.block(cell);
+        let mut per_form = Vec::new();
+        for &form in &forms {
+            let mut out = vec![NeighbourSums::default(); ks.len()];
+            grid.cell_sums_in(form, &block, ks.clone(), request, min_cos, &mut out);
+            per_form.push(out);
         }
-        assert_eq!(tested, n);
+        for (i, k) in ks.clone().enumerate() {
+            let one = grid.neighbour_sums::<true, true>(k, 9.0, 4.0, usize::MAX, min_cos);
+            for (form, out) in forms.iter().zip(&per_form) {
+                assert!(
+                    same_bits(&out[i], &one),
+                    "{} {form:?}, boid {k}: {:?} vs {one:?}",
+                    V::NAME,
+                    out[i]
+                );
+            }
+            tested += 1;
+        }
+    }
+    assert_eq!(tested, n);
+}
+
+#[test]
+fn every_lane_form_and_batch_gives_the_same_bits() {
+    for (wrapped, min_cos) in [(false, -1.0), (true, -1.0), (true, 0.3)] {
+        check_lane_forms(
+            &WorldBounds::centred(140.0, 100.0, wrapped),
+            &WorldBounds::centred(12.0, 12.0, false),
+            min_cos,
+        );
+        check_lane_forms(
+            &box3(60.0, 40.0, 50.0, wrapped),
+            &box3(12.0, 12.0, 12.0, false),
+            min_cos,
+        );
     }
 }
 
@@ -398,12 +496,12 @@ fn the_parallel_sort_is_the_one_thread_sort() {
             let starts: Vec<_> = (0..grid.layout().cell_count())
                 .map(|cell| grid.cell_range(cell))
                 .collect();
-            (grid.order().to_vec(), c.px, c.py, c.vx, c.vy, starts)
+            (grid.order().to_vec(), c.pos, c.vel, starts)
         })
     };
     let one = sorted(1);
     // Stable: within a cell, boids keep their input order.
-    for range in &one.5 {
+    for range in &one.3 {
         assert!(one.0[range.clone()].is_sorted());
     }
     assert!(one == sorted(2), "1 vs 2 threads");
@@ -442,12 +540,11 @@ fn resort_puts_each_cells_boids_in_key_order_as_a_rebuild_in_key_order_does() {
             grid
         });
         assert_eq!(
-            grid.columns().px,
-            reference.columns().px,
+            grid.columns().pos,
+            reference.columns().pos,
             "{threads} threads"
         );
-        assert_eq!(grid.columns().py, reference.columns().py);
-        assert_eq!(grid.columns().vx, reference.columns().vx);
+        assert_eq!(grid.columns().vel, reference.columns().vel);
         let sorted_keys: Vec<u32> = grid.order().iter().map(|&i| keys[i as usize]).collect();
         let expected: Vec<u32> = reference.order().to_vec();
         assert_eq!(sorted_keys, expected, "the same birds in the same slots");
@@ -478,31 +575,39 @@ fn a_crowded_cell_in_shuffled_order_is_sorted_by_key_too() {
     }
 }
 
+fn check_fast_blocks<V: Vector>(bounds: &WorldBounds<V>, r: f32, interior_spans: usize) {
+    let vel = vec![V::ZERO; 400];
+    let mut grid = NeighbourGrid::new();
+    grid.rebuild(bounds, r, &random_points(400, bounds, 3), &vel);
+    let (mut fast, mut by_runs) = (grid.block(0), grid.block(0));
+    let mut interior = 0;
+    for cell in 0..grid.layout().cell_count() {
+        grid.fill_block(cell, &mut fast);
+        grid.fill_block_by_runs(cell, &mut by_runs);
+        let spans = |b: &CellBlock<V>| {
+            b.spans().map(|s| {
+                s.iter()
+                    .map(|s| (s.start, s.end, s.shift))
+                    .collect::<Vec<_>>()
+            })
+        };
+        assert_eq!(
+            spans(&fast),
+            spans(&by_runs),
+            "cell {cell}, {bounds:?}, r {r}"
+        );
+        interior += usize::from(spans(&fast).is_some_and(|s| s.len() == interior_spans));
+    }
+    // Negative control: the comparison covered cells of the fast path.
+    assert!(interior > 0, "{bounds:?}: no cell away from the edges");
+}
+
 #[test]
 fn a_block_away_from_the_edges_is_the_one_its_runs_give() {
-    let vel = vec![Vec2::ZERO; 400];
     for wrapped in [false, true] {
         for (w, h, r) in [(100.0, 100.0, 5.0), (150.0, 90.0, 15.0), (30.0, 200.0, 9.0)] {
-            let bounds = WorldBounds::centred(w, h, wrapped);
-            let mut grid = NeighbourGrid::new();
-            grid.rebuild(&bounds, r, &random_points(400, &bounds, 3), &vel);
-            let (mut fast, mut by_runs) = (grid.block(0), grid.block(0));
-            let mut interior = 0;
-            for cell in 0..grid.layout().cell_count() {
-                grid.fill_block(cell, &mut fast);
-                grid.fill_block_by_runs(cell, &mut by_runs);
-                let spans = |b: &CellBlock| {
-                    b.spans().map(|s| {
-                        s.iter()
-                            .map(|s| (s.start, s.end, s.shift))
-                            .collect::<Vec<_>>()
-                    })
-                };
-                assert_eq!(spans(&fast), spans(&by_runs), "cell {cell}, {w}x{h}, r {r}");
-                interior += usize::from(spans(&fast).is_some_and(|s| s.len() == 3));
-            }
-            // Negative control: the comparison covered cells of the fast path.
-            assert!(interior > 0, "{w}x{h}: no cell away from the edges");
+            check_fast_blocks(&WorldBounds::centred(w, h, wrapped), r, 3);
+            check_fast_blocks(&box3(w, h, 0.5 * w.max(h), wrapped), r, 9);
         }
     }
 }
@@ -532,7 +637,7 @@ fn a_resort_by_ids_without_gaps_is_the_general_resort() {
                 .map(|cell| grid.cell_range(cell))
                 .collect();
             let c = grid.columns().clone();
-            (grid.order().to_vec(), c.px, c.py, c.vx, c.vy, starts)
+            (grid.order().to_vec(), c.pos, c.vel, starts)
         };
         let dense = sorted(&ids);
         // The same order of keys with gaps between them takes the general path.
@@ -541,7 +646,7 @@ fn a_resort_by_ids_without_gaps_is_the_general_resort() {
             dense == sorted(&spread),
             "{n} birds: ids without gaps vs with gaps"
         );
-        for range in &dense.5 {
+        for range in &dense.3 {
             let keys: Vec<u32> = dense.0[range.clone()]
                 .iter()
                 .map(|&i| ids[i as usize])
@@ -566,11 +671,11 @@ fn a_resort_by_ids_without_gaps_is_the_general_resort() {
 
 /// Every bird's sums in the plain lane form, a cell at a time over the cell's block: the
 /// reference the faster paths must match bit for bit.
-fn plain_sums_cell_by_cell(
-    grid: &NeighbourGrid,
+fn plain_sums_cell_by_cell<V: Vector>(
+    grid: &NeighbourGrid<V>,
     request: SumsRequest,
     min_cos: f32,
-) -> Vec<NeighbourSums> {
+) -> Vec<NeighbourSums<V>> {
     let mut sums = vec![NeighbourSums::default(); grid.len()];
     for cell in 0..grid.layout().cell_count() {
         let ks = grid.cell_range(cell);
@@ -588,9 +693,53 @@ fn plain_sums_cell_by_cell(
     sums
 }
 
+fn check_sums_in_order<V: Vector>(
+    bounds: &WorldBounds<V>,
+    clump: &WorldBounds<V>,
+    min_cos: f32,
+    inverse: bool,
+    narrow: bool,
+) {
+    use super::sums::LaneForm;
+    // Sparse birds (spans of a few birds, the short-span path) and a clump (long spans).
+    let mut points = random_points(300, bounds, 12);
+    points.extend(random_points(150, clump, 13));
+    let vel: Vec<V> = spread_velocities(points.len(), 0.0971);
+    let request = SumsRequest {
+        sight: 5.0,
+        near: 1.5,
+        near_offsets: true,
+        inverse,
+    };
+    let mut grid = NeighbourGrid::new();
+    grid.rebuild(bounds, request.sight, &points, &vel);
+    let n = grid.len();
+    let each_cell = plain_sums_cell_by_cell(&grid, request, min_cos);
+    assert!(each_cell.iter().any(|s| s.seen > 0), "birds see each other");
+    assert_eq!(
+        grid.block(0).spans().is_none(),
+        narrow,
+        "the narrow torus takes pairs"
+    );
+    for form in LaneForm::available() {
+        // The whole flock, and a range that starts and ends inside cells.
+        for ks in [0..n, 101..n - 57] {
+            let mut out = vec![NeighbourSums::default(); ks.len()];
+            grid.sums_in_order_in(form, ks.clone(), request, min_cos, &mut out);
+            for (k, got) in ks.zip(&out) {
+                assert!(
+                    same_bits(got, &each_cell[k]),
+                    "{} {form:?}, boid {k}: {got:?} vs {:?}",
+                    V::NAME,
+                    each_cell[k]
+                );
+            }
+        }
+    }
+}
+
 #[test]
 fn sums_in_cell_order_are_each_cells_sums_on_every_lane_form() {
-    use super::sums::LaneForm;
     // The last: a torus two cells wide, whose cells have no spans (pairs by nearest image).
     for (width, wrapped, min_cos, inverse) in [
         (100.0, true, -1.0, false),
@@ -598,47 +747,21 @@ fn sums_in_cell_order_are_each_cells_sums_on_every_lane_form() {
         (100.0, true, 0.3, false),
         (12.0, true, -1.0, false),
     ] {
-        let bounds = WorldBounds::centred(width, 100.0, wrapped);
-        // Sparse birds (spans of a few birds, the short-span path) and a clump (long spans).
-        let mut points = random_points(300, &bounds, 12);
-        points.extend(random_points(
-            150,
+        let narrow = width < 15.0;
+        check_sums_in_order(
+            &WorldBounds::centred(width, 100.0, wrapped),
             &WorldBounds::centred(10.0, 10.0, false),
-            13,
-        ));
-        let vel: Vec<Vec2> = (0..points.len())
-            .map(|i| Vec2::from_angle(i as f32 * 0.61) * (1.0 + (i % 3) as f32))
-            .collect();
-        let request = SumsRequest {
-            sight: 5.0,
-            near: 1.5,
-            near_offsets: true,
+            min_cos,
             inverse,
-        };
-        let mut grid = NeighbourGrid::new();
-        grid.rebuild(&bounds, request.sight, &points, &vel);
-        let n = grid.len();
-        let each_cell = plain_sums_cell_by_cell(&grid, request, min_cos);
-        assert!(each_cell.iter().any(|s| s.seen > 0), "birds see each other");
-        assert_eq!(
-            grid.block(0).spans().is_none(),
-            width < 15.0,
-            "the narrow torus takes pairs"
+            narrow,
         );
-        for form in LaneForm::available() {
-            // The whole flock, and a range that starts and ends inside cells.
-            for ks in [0..n, 101..n - 57] {
-                let mut out = vec![NeighbourSums::default(); ks.len()];
-                grid.sums_in_order_in(form, ks.clone(), request, min_cos, &mut out);
-                for (k, got) in ks.zip(&out) {
-                    assert!(
-                        same_bits(got, &each_cell[k]),
-                        "{form:?}, boid {k}: {got:?} vs {:?}",
-                        each_cell[k]
-                    );
-                }
-            }
-        }
+        check_sums_in_order(
+            &box3(width * 0.4, 40.0, 30.0, wrapped),
+            &box3(10.0, 10.0, 10.0, false),
+            min_cos,
+            inverse,
+            narrow,
+        );
     }
 }
 

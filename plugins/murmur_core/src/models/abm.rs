@@ -7,7 +7,7 @@
 use super::{SteerContext, check};
 use crate::grid::{NeighbourGrid, NeighbourSums, SumsRequest};
 use crate::lanes::LANES;
-use glam::Vec2;
+use crate::space::Vector;
 use serde::{Deserialize, Serialize};
 
 /// Parameters of the ABM-comparison flocking model (their names).
@@ -56,13 +56,13 @@ impl AbmFlocking {
 
     /// Boid `k`'s steering from its neighbourhood sums `s` (see [`Self::request`]).
     #[inline]
-    pub(super) fn steer(
+    pub(super) fn steer<V: Vector>(
         &self,
-        grid: &NeighbourGrid,
+        grid: &NeighbourGrid<V>,
         k: usize,
-        s: &NeighbourSums,
-        _ctx: &SteerContext,
-    ) -> (Vec2, u32) {
+        s: &NeighbourSums<V>,
+        _ctx: &SteerContext<V>,
+    ) -> (V, u32) {
         let v = grid.vel(k);
         let n = s.seen.max(1) as f32;
         let change = (s.seen_offset * self.cohere_factor - s.near_offset * self.separate_factor
@@ -74,7 +74,7 @@ impl AbmFlocking {
         let heading = if rcp.is_finite() && rcp > 0.0 {
             w * rcp
         } else {
-            v.normalize_or(Vec2::X)
+            v.normalize_or(V::X)
         };
         (heading * self.speed, s.seen)
     }
@@ -82,60 +82,74 @@ impl AbmFlocking {
     /// [`Self::steer`] for the consecutive boids `first..first + sums.len()` (their sums), handed
     /// to `out`: eight boids at a time in lanes, the same operations in the same order, so the
     /// same bits, with the divisions and square roots of eight boids done together.
-    pub(super) fn steer_run(
+    pub(super) fn steer_run<V: Vector>(
         &self,
-        grid: &NeighbourGrid,
+        grid: &NeighbourGrid<V>,
         first: usize,
-        sums: &[NeighbourSums],
-        mut out: impl FnMut(usize, Vec2, u32),
+        sums: &[NeighbourSums<V>],
+        mut out: impl FnMut(usize, V, u32),
     ) {
-        let velocity = grid.columns();
+        let velocity = &grid.columns().vel;
         for (c, chunk) in sums.chunks(LANES).enumerate() {
             let at = first + c * LANES;
             let m = chunk.len();
-            let mut lane = [[0.0f32; LANES]; 8];
-            let [n, sx, sy, nx, ny, mx, my, _] = &mut lane;
+            // Per axis: the summed offsets, near offsets and velocities; then the velocity.
+            let mut n = [0.0f32; LANES];
+            let (mut so, mut no, mut mv, mut v) = (
+                [[0.0f32; LANES]; 3],
+                [[0.0f32; LANES]; 3],
+                [[0.0f32; LANES]; 3],
+                [[0.0f32; LANES]; 3],
+            );
             for (l, s) in chunk.iter().enumerate() {
                 n[l] = s.seen.max(1) as f32;
-                (sx[l], sy[l]) = (s.seen_offset.x, s.seen_offset.y);
-                (nx[l], ny[l]) = (s.near_offset.x, s.near_offset.y);
-                (mx[l], my[l]) = (s.seen_velocity.x, s.seen_velocity.y);
+                for a in 0..V::DIM {
+                    so[a][l] = s.seen_offset.axis(a);
+                    no[a][l] = s.near_offset.axis(a);
+                    mv[a][l] = s.seen_velocity.axis(a);
+                }
             }
-            let (mut vx, mut vy) = ([0.0f32; LANES], [0.0f32; LANES]);
-            vx[..m].copy_from_slice(&velocity.vx[at..at + m]);
-            vy[..m].copy_from_slice(&velocity.vy[at..at + m]);
-            let (mut hx, mut hy) = ([0.0f32; LANES], [0.0f32; LANES]);
+            for a in 0..V::DIM {
+                v[a][..m].copy_from_slice(&velocity[a][at..at + m]);
+            }
+            let mut h = [[0.0f32; LANES]; 3];
             for l in 0..LANES {
-                let cx = (sx[l] * self.cohere_factor - nx[l] * self.separate_factor
-                    + mx[l] * self.match_factor)
-                    / n[l];
-                let cy = (sy[l] * self.cohere_factor - ny[l] * self.separate_factor
-                    + my[l] * self.match_factor)
-                    / n[l];
-                let (wx, wy) = (vx[l] + cx, vy[l] + cy);
-                // `Vec2::normalize_or` of w, falling back on v's direction, then on +x.
-                let rcp = 1.0 / (wx * wx + wy * wy).sqrt();
-                let rcp_v = 1.0 / (vx[l] * vx[l] + vy[l] * vy[l]).sqrt();
-                let (fx, fy) = if rcp_v.is_finite() && rcp_v > 0.0 {
-                    (vx[l] * rcp_v, vy[l] * rcp_v)
-                } else {
-                    (1.0, 0.0)
-                };
-                (hx[l], hy[l]) = if rcp.is_finite() && rcp > 0.0 {
-                    (wx * rcp, wy * rcp)
-                } else {
-                    (fx, fy)
-                };
+                let mut w = [0.0f32; 3];
+                for a in 0..V::DIM {
+                    let change = (so[a][l] * self.cohere_factor - no[a][l] * self.separate_factor
+                        + mv[a][l] * self.match_factor)
+                        / n[l];
+                    w[a] = v[a][l] + change;
+                }
+                // `normalize_or` of w, falling back on v's direction, then on +x.
+                let (mut w2, mut v2) = (w[0] * w[0], v[0][l] * v[0][l]);
+                for a in 1..V::DIM {
+                    w2 += w[a] * w[a];
+                    v2 += v[a][l] * v[a][l];
+                }
+                let rcp = 1.0 / w2.sqrt();
+                let rcp_v = 1.0 / v2.sqrt();
+                let unit_v = rcp_v.is_finite() && rcp_v > 0.0;
+                let unit_w = rcp.is_finite() && rcp > 0.0;
+                for a in 0..V::DIM {
+                    let fallback = if a == 0 { 1.0 } else { 0.0 };
+                    let f = if unit_v { v[a][l] * rcp_v } else { fallback };
+                    h[a][l] = if unit_w { w[a] * rcp } else { f };
+                }
             }
             for (l, s) in chunk.iter().enumerate() {
-                out(at + l, Vec2::new(hx[l], hy[l]) * self.speed, s.seen);
+                out(
+                    at + l,
+                    V::from_axes([h[0][l], h[1][l], h[2][l]]) * self.speed,
+                    s.seen,
+                );
             }
         }
     }
 
     /// The steering result *is* the new velocity.
     #[inline]
-    pub(super) fn integrate_velocity(&self, _v: Vec2, a: Vec2) -> Vec2 {
+    pub(super) fn integrate_velocity<V: Vector>(&self, _v: V, a: V) -> V {
         a
     }
 

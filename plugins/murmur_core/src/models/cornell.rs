@@ -3,7 +3,7 @@
 use super::{SteerContext, check};
 use crate::grid::{NeighbourGrid, NeighbourSums, SumsRequest};
 use crate::lanes::{LANES, Lane};
-use glam::Vec2;
+use crate::space::Vector;
 use serde::{Deserialize, Serialize};
 
 /// Parameters of the Cornell model; the defaults are the published set (V. Hunter Adams).
@@ -56,13 +56,13 @@ impl Cornell {
 
     /// Boid `k`'s steering from its neighbourhood sums `s` (see [`Self::request`]).
     #[inline]
-    pub(super) fn steer(
+    pub(super) fn steer<V: Vector>(
         &self,
-        grid: &NeighbourGrid,
+        grid: &NeighbourGrid<V>,
         k: usize,
-        s: &NeighbourSums,
-        _ctx: &SteerContext,
-    ) -> (Vec2, u32) {
+        s: &NeighbourSums<V>,
+        _ctx: &SteerContext<V>,
+    ) -> (V, u32) {
         let v = grid.vel(k);
         // close_d = sum of (pos - other.pos) over the boids inside the protected range.
         let mut a = -s.near_offset * self.avoid_factor;
@@ -75,7 +75,7 @@ impl Cornell {
     }
 
     #[inline]
-    pub(super) fn integrate_velocity(&self, v: Vec2, a: Vec2) -> Vec2 {
+    pub(super) fn integrate_velocity<V: Vector>(&self, v: V, a: V) -> V {
         let v = v + a;
         let speed = v.length();
         // All three outcomes are worked out and one picked without a branch: which one a boid
@@ -86,38 +86,49 @@ impl Cornell {
         let direction = if rcp.is_finite() && rcp > 0.0 {
             v * rcp
         } else {
-            Vec2::X
+            V::X
         };
         let slow = direction * self.min_speed;
-        let pick = |c: bool, a: Vec2, b: Vec2| Vec2::select(glam::BVec2::splat(c), a, b);
-        pick(
-            speed > self.max_speed,
-            fast,
-            pick(speed < self.min_speed, slow, v),
-        )
+        if speed > self.max_speed {
+            fast
+        } else if speed < self.min_speed {
+            slow
+        } else {
+            v
+        }
     }
 
     /// [`Self::integrate_velocity`] lane by lane, in the same operations.
     #[inline]
-    pub(super) fn integrate_lanes(&self, vx: &mut Lane, vy: &mut Lane, ax: &Lane, ay: &Lane) {
+    pub(super) fn integrate_lanes<V: Vector>(&self, v: &mut [Lane; 3], a: &[Lane; 3]) {
         // Every select on its own (no `else if`) and the finiteness test as two comparisons,
         // so that the compiler keeps the loop in vector registers: a branch per lane would
         // mispredict on birds that cruise about the speed limits.
         for l in 0..LANES {
-            let (x, y) = (vx[l] + ax[l], vy[l] + ay[l]);
-            let speed = (x * x + y * y).sqrt();
+            let mut w = [0.0f32; 3];
+            for axis in 0..V::DIM {
+                w[axis] = v[axis][l] + a[axis][l];
+            }
+            let mut speed2 = w[0] * w[0];
+            for x in &w[1..V::DIM] {
+                speed2 += x * x;
+            }
+            let speed = speed2.sqrt();
             let fast = self.max_speed / speed;
             let rcp = 1.0 / speed;
             // `rcp.is_finite() && rcp > 0.0`: a positive reciprocal below infinity.
             let unit = (rcp > 0.0) & (rcp < f32::INFINITY);
-            let dx = if unit { x * rcp } else { 1.0 };
-            let dy = if unit { y * rcp } else { 0.0 };
-            let (sx, sy) = (dx * self.min_speed, dy * self.min_speed);
             let over = speed > self.max_speed;
             let under = speed < self.min_speed;
-            let (kx, ky) = (if under { sx } else { x }, if under { sy } else { y });
-            vx[l] = if over { x * fast } else { kx };
-            vy[l] = if over { y * fast } else { ky };
+            for axis in 0..V::DIM {
+                let x = w[axis];
+                // The direction: +x for a stopped bird.
+                let fallback = if axis == 0 { 1.0 } else { 0.0 };
+                let d = if unit { x * rcp } else { fallback };
+                let slow = d * self.min_speed;
+                let kept = if under { slow } else { x };
+                v[axis][l] = if over { x * fast } else { kept };
+            }
         }
     }
 

@@ -4,7 +4,7 @@
 use super::{SteerContext, check};
 use crate::grid::NeighbourGrid;
 use crate::rng::{hash_words, unit_f32};
-use glam::Vec2;
+use crate::space::Vector;
 use serde::{Deserialize, Serialize};
 
 /// Parameters of the Couzin model (the paper's symbols; angles in degrees, times in seconds).
@@ -49,6 +49,7 @@ impl Default for Couzin {
 /// Stream tags for the noise draws.
 const NOISE_A: u64 = 0x434f_555a_494e_5f41;
 const NOISE_B: u64 = 0x434f_555a_494e_5f42;
+const NOISE_C: u64 = 0x434f_555a_494e_5f43;
 
 impl Couzin {
     /// Radius of the zone of orientation.
@@ -62,13 +63,18 @@ impl Couzin {
     }
 
     /// The new velocity (returned in place of an acceleration; see `integrate_velocity`).
-    pub(super) fn steer(&self, grid: &NeighbourGrid, k: usize, ctx: &SteerContext) -> (Vec2, u32) {
+    pub(super) fn steer<V: Vector>(
+        &self,
+        grid: &NeighbourGrid<V>,
+        k: usize,
+        ctx: &SteerContext<V>,
+    ) -> (V, u32) {
         let v = grid.vel(k);
-        let heading = v.normalize_or(Vec2::X);
+        let heading = v.normalize_or(V::X);
         let (r_r2, r_o2) = (self.r_r * self.r_r, self.r_o() * self.r_o());
         // Seen unless within half the blind angle of straight behind.
         let min_cos = -(self.blind_angle.to_radians() * 0.5).cos();
-        let (mut repel, mut orient, mut attract) = (Vec2::ZERO, Vec2::ZERO, Vec2::ZERO);
+        let (mut repel, mut orient, mut attract) = (V::ZERO, V::ZERO, V::ZERO);
         let (mut n_r, mut n_o, mut n_a) = (0u32, 0u32, 0u32);
         grid.for_each_neighbour(k, self.r_a(), ctx.cap, |j, d, d2| {
             let dist = d2.sqrt();
@@ -96,7 +102,7 @@ impl Couzin {
         } else {
             match (n_o > 0, n_a > 0) {
                 (true, true) => {
-                    0.5 * ((orient + heading).normalize_or_zero() + attract.normalize_or_zero())
+                    ((orient + heading).normalize_or_zero() + attract.normalize_or_zero()) * 0.5
                 }
                 (true, false) => orient + heading,
                 (false, true) => attract,
@@ -104,22 +110,28 @@ impl Couzin {
             }
         };
         let desired = desired.normalize_or(heading);
-        // Rotational noise: Gaussian with standard deviation `noise` (Box-Muller).
+        // Rotational noise: a Gaussian angle with standard deviation `noise` (Box-Muller); in
+        // 3D (the paper's space) about an axis square to the direction, at a uniform angle
+        // round it (a third draw).
         let id = ctx.ids[grid.order()[k] as usize] as u64;
         let u1 = unit_f32(hash_words(&[ctx.seed, id, ctx.tick, NOISE_A])).max(1e-7);
         let u2 = unit_f32(hash_words(&[ctx.seed, id, ctx.tick, NOISE_B]));
         let gauss = (-2.0 * u1.ln()).sqrt() * (std::f32::consts::TAU * u2).cos();
-        let desired = Vec2::from_angle(gauss * self.noise).rotate(desired);
+        let spin = if V::DIM == 3 {
+            unit_f32(hash_words(&[ctx.seed, id, ctx.tick, NOISE_C])) * std::f32::consts::TAU
+        } else {
+            0.0
+        };
+        let desired = V::deflect(desired, gauss * self.noise, spin);
         // Turn towards it by at most theta * tau.
         let max_turn = self.turning_rate.to_radians() * self.time_step;
-        let turn = heading.angle_to(desired).clamp(-max_turn, max_turn);
-        let new_heading = Vec2::from_angle(turn).rotate(heading);
+        let new_heading = V::turn_towards(heading, desired, max_turn);
         (new_heading * self.speed * self.time_step, n_r + n_o + n_a)
     }
 
     /// The steering result *is* the new velocity.
     #[inline]
-    pub(super) fn integrate_velocity(&self, _v: Vec2, a: Vec2) -> Vec2 {
+    pub(super) fn integrate_velocity<V: Vector>(&self, _v: V, a: V) -> V {
         a
     }
 

@@ -17,6 +17,7 @@ pub use vicsek::Vicsek;
 
 use crate::grid::{CellBlock, NeighbourGrid, NeighbourSums, SumsRequest};
 use crate::lanes::{LANES, Lane};
+use crate::space::Vector;
 use glam::Vec2;
 use serde::{Deserialize, Serialize};
 
@@ -83,7 +84,7 @@ pub enum Model {
 
 /// Per-tick facts a model may need besides the neighbourhood.
 #[derive(Clone, Copy, Debug)]
-pub struct SteerContext<'a> {
+pub struct SteerContext<'a, V: Vector = Vec2> {
     /// Ticks since the flock started.
     pub tick: u64,
     /// The run's seed.
@@ -97,14 +98,19 @@ pub struct SteerContext<'a> {
     pub ids: &'a [u32],
     /// The cells the boid being steered visits, when the caller has them at hand (a pass in
     /// cell order builds each block once for all the boids of a cell); `None` builds it per boid.
-    pub block: Option<&'a CellBlock>,
+    pub block: Option<&'a CellBlock<V>>,
 }
 
-impl SteerContext<'_> {
+impl<V: Vector> SteerContext<'_, V> {
     /// Boid `k`'s neighbourhood sums (see [`NeighbourGrid::neighbour_sums`]) under this tick's
     /// neighbour cap and field of view.
     #[inline]
-    pub fn sums(&self, grid: &NeighbourGrid, k: usize, request: SumsRequest) -> NeighbourSums {
+    pub fn sums(
+        &self,
+        grid: &NeighbourGrid<V>,
+        k: usize,
+        request: SumsRequest,
+    ) -> NeighbourSums<V> {
         let SumsRequest { sight, near, .. } = request;
         let (cap, view) = (self.cap, self.view_min_cos);
         if cap == usize::MAX {
@@ -194,7 +200,12 @@ impl Model {
     /// The acceleration of boid `k` (a sorted index of `grid`) this tick, and how many
     /// neighbours it considered.
     #[inline]
-    pub fn steer(&self, grid: &NeighbourGrid, k: usize, ctx: &SteerContext) -> (Vec2, u32) {
+    pub fn steer<V: Vector>(
+        &self,
+        grid: &NeighbourGrid<V>,
+        k: usize,
+        ctx: &SteerContext<V>,
+    ) -> (V, u32) {
         match self.sums_request() {
             Some(request) => {
                 let sums = ctx.sums(grid, k, request);
@@ -225,13 +236,13 @@ impl Model {
     /// context's cap and field of view), so that a pass can sum a whole cell at once. A model
     /// without a request ignores `sums`.
     #[inline]
-    pub fn steer_by_sums(
+    pub fn steer_by_sums<V: Vector>(
         &self,
-        grid: &NeighbourGrid,
+        grid: &NeighbourGrid<V>,
         k: usize,
-        sums: &NeighbourSums,
-        ctx: &SteerContext,
-    ) -> (Vec2, u32) {
+        sums: &NeighbourSums<V>,
+        ctx: &SteerContext<V>,
+    ) -> (V, u32) {
         match self {
             Self::Reynolds(m) => m.steer(grid, k, sums, ctx),
             Self::Cornell(m) => m.steer(grid, k, sums, ctx),
@@ -246,13 +257,13 @@ impl Model {
     /// sums), each result handed to `out(k, acceleration, neighbours)`: the same bits, several
     /// boids at a time where the model has a form for it.
     #[inline]
-    pub fn steer_run_by_sums(
+    pub fn steer_run_by_sums<V: Vector>(
         &self,
-        grid: &NeighbourGrid,
+        grid: &NeighbourGrid<V>,
         first: usize,
-        sums: &[NeighbourSums],
-        ctx: &SteerContext,
-        mut out: impl FnMut(usize, Vec2, u32),
+        sums: &[NeighbourSums<V>],
+        ctx: &SteerContext<V>,
+        mut out: impl FnMut(usize, V, u32),
     ) {
         match self {
             Self::Abm(m) => m.steer_run(grid, first, sums, out),
@@ -265,36 +276,43 @@ impl Model {
         }
     }
 
-    /// [`Model::integrate_velocity`] for a group of boids (velocities `vx, vy`, replaced;
-    /// accelerations `ax, ay`): the same bits, eight at a time where the model has a form
-    /// for it.
+    /// [`Model::integrate_velocity`] for a group of boids (velocities `v`, one lane array per
+    /// axis, replaced; accelerations `a`): the same bits, eight at a time where the model has a
+    /// form for it. The axes past the space's are left alone.
     #[inline]
-    pub(crate) fn integrate_lanes(&self, vx: &mut Lane, vy: &mut Lane, ax: &Lane, ay: &Lane) {
+    pub(crate) fn integrate_lanes<V: Vector>(&self, v: &mut [Lane; 3], a: &[Lane; 3]) {
         match self {
-            Self::Cornell(m) => m.integrate_lanes(vx, vy, ax, ay),
-            Self::Reynolds(m) => m.integrate_lanes(vx, vy, ax, ay),
+            Self::Cornell(m) => m.integrate_lanes::<V>(v, a),
+            Self::Reynolds(m) => m.integrate_lanes::<V>(v, a),
             // The steering result is the new velocity.
-            Self::Abm(_) => (*vx, *vy) = (*ax, *ay),
+            Self::Abm(_) => v[..V::DIM].copy_from_slice(&a[..V::DIM]),
             _ => {
                 for l in 0..LANES {
-                    let v =
-                        self.integrate_velocity(Vec2::new(vx[l], vy[l]), Vec2::new(ax[l], ay[l]));
-                    (vx[l], vy[l]) = (v.x, v.y);
+                    let old = V::from_axes([v[0][l], v[1][l], v[2][l]]);
+                    let new =
+                        self.integrate_velocity(old, V::from_axes([a[0][l], a[1][l], a[2][l]]));
+                    for (axis, lanes) in v.iter_mut().enumerate().take(V::DIM) {
+                        lanes[l] = new.axis(axis);
+                    }
                 }
                 return;
             }
         }
         // As `integrate_velocity`: a non-finite result becomes a stop.
         for l in 0..LANES {
-            let finite = vx[l].is_finite() & vy[l].is_finite();
-            vx[l] = if finite { vx[l] } else { 0.0 };
-            vy[l] = if finite { vy[l] } else { 0.0 };
+            let mut finite = true;
+            for lanes in v.iter().take(V::DIM) {
+                finite &= lanes[l].is_finite();
+            }
+            for lanes in v.iter_mut().take(V::DIM) {
+                lanes[l] = if finite { lanes[l] } else { 0.0 };
+            }
         }
     }
 
     /// The new velocity from the old one and this tick's total acceleration.
     #[inline]
-    pub fn integrate_velocity(&self, v: Vec2, a: Vec2) -> Vec2 {
+    pub fn integrate_velocity<V: Vector>(&self, v: V, a: V) -> V {
         let v = match self {
             Self::Reynolds(m) => m.integrate_velocity(v, a),
             Self::Cornell(m) => m.integrate_velocity(v, a),
@@ -304,7 +322,7 @@ impl Model {
             Self::Abm(m) => m.integrate_velocity(v, a),
         };
         // A non-finite acceleration (from a non-finite parameter) must not poison the flock.
-        if v.is_finite() { v } else { Vec2::ZERO }
+        if v.is_finite() { v } else { V::ZERO }
     }
 
     /// Checks the parameters, naming the first bad field.
@@ -322,7 +340,7 @@ impl Model {
 
 /// `v` scaled to length `len`, or zero when `v` has no direction (p5's `setMag`).
 #[inline]
-pub(crate) fn with_length(v: Vec2, len: f32) -> Vec2 {
+pub(crate) fn with_length<V: Vector>(v: V, len: f32) -> V {
     v.normalize_or_zero() * len
 }
 

@@ -4,7 +4,7 @@
 use super::{SteerContext, check, with_length};
 use crate::grid::{NeighbourGrid, NeighbourSums, SumsRequest};
 use crate::lanes::{LANES, Lane};
-use glam::Vec2;
+use crate::space::Vector;
 use serde::{Deserialize, Serialize};
 
 /// Parameters of the Reynolds model. Distances in world units (pixels in the sketch), speeds per
@@ -59,15 +59,15 @@ impl Reynolds {
 
     /// Boid `k`'s steering from its neighbourhood sums `s` (see [`Self::request`]).
     #[inline]
-    pub(super) fn steer(
+    pub(super) fn steer<V: Vector>(
         &self,
-        grid: &NeighbourGrid,
+        grid: &NeighbourGrid<V>,
         k: usize,
-        s: &NeighbourSums,
-        _ctx: &SteerContext,
-    ) -> (Vec2, u32) {
+        s: &NeighbourSums<V>,
+        _ctx: &SteerContext<V>,
+    ) -> (V, u32) {
         let v = grid.vel(k);
-        let mut a = Vec2::ZERO;
+        let mut a = V::ZERO;
         if s.seen > 0 {
             let n = s.seen as f32;
             let align = (with_length(s.seen_velocity / n, self.max_speed) - v)
@@ -88,22 +88,30 @@ impl Reynolds {
     }
 
     #[inline]
-    pub(super) fn integrate_velocity(&self, v: Vec2, a: Vec2) -> Vec2 {
+    pub(super) fn integrate_velocity<V: Vector>(&self, v: V, a: V) -> V {
         (v + a).clamp_length_max(self.max_speed)
     }
 
     /// [`Self::integrate_velocity`] lane by lane, in the same operations (glam's
     /// `clamp_length_max`).
     #[inline]
-    pub(super) fn integrate_lanes(&self, vx: &mut Lane, vy: &mut Lane, ax: &Lane, ay: &Lane) {
+    pub(super) fn integrate_lanes<V: Vector>(&self, v: &mut [Lane; 3], a: &[Lane; 3]) {
         let max = self.max_speed;
         for l in 0..LANES {
-            let (x, y) = (vx[l] + ax[l], vy[l] + ay[l]);
-            let length2 = x * x + y * y;
+            let mut w = [0.0f32; 3];
+            for axis in 0..V::DIM {
+                w[axis] = v[axis][l] + a[axis][l];
+            }
+            let mut length2 = w[0] * w[0];
+            for x in &w[1..V::DIM] {
+                length2 += x * x;
+            }
             let length = length2.sqrt();
             let over = length2 > max * max;
-            vx[l] = if over { max * (x / length) } else { x };
-            vy[l] = if over { max * (y / length) } else { y };
+            for axis in 0..V::DIM {
+                let x = w[axis];
+                v[axis][l] = if over { max * (x / length) } else { x };
+            }
         }
     }
 

@@ -3,8 +3,8 @@
 
 use super::{SteerContext, check};
 use crate::grid::{NeighbourGrid, NeighbourSums, SumsRequest};
-use crate::rng::{hash_words, mix64, unit_vector};
-use glam::Vec2;
+use crate::rng::{hash_words, mix64, unit_direction};
+use crate::space::Vector;
 use serde::{Deserialize, Serialize};
 
 /// Parameters of the SpaceBoids model. Distances in world units, speeds per tick (60 Hz).
@@ -64,19 +64,19 @@ impl SpaceBoids {
 
     /// Boid `k`'s steering from its neighbourhood sums `s` (see [`Self::request`]).
     #[inline]
-    pub(super) fn steer(
+    pub(super) fn steer<V: Vector>(
         &self,
-        grid: &NeighbourGrid,
+        grid: &NeighbourGrid<V>,
         k: usize,
-        s: &NeighbourSums,
-        ctx: &SteerContext,
-    ) -> (Vec2, u32) {
+        s: &NeighbourSums<V>,
+        ctx: &SteerContext<V>,
+    ) -> (V, u32) {
         let id = ctx.ids[grid.order()[k] as usize] as u64;
         // The source divides by the neighbour count even when it is 0 and normalises zero
         // vectors; here an empty neighbourhood or a zero sum adds nothing.
         let towards = s.seen_offset.normalize_or_zero(); // direction of the average position
         let away = (-s.near_offset).normalize_or_zero(); // sum of (pos - other.pos), normalised
-        let heading = self.random_direction(ctx.seed, id, ctx.tick) * self.random_weight
+        let heading = self.random_direction::<V>(ctx.seed, id, ctx.tick) * self.random_weight
             + towards * self.position_weight
             + away * self.avoid_weight
             + s.seen_velocity.normalize_or_zero() * self.heading_weight;
@@ -85,15 +85,15 @@ impl SpaceBoids {
 
     /// The wandering direction of boid `id` at `tick`: constant for `random_interval_ticks`, with
     /// each boid's changes staggered so the flock does not twitch in unison.
-    pub fn random_direction(&self, seed: u64, id: u64, tick: u64) -> Vec2 {
+    pub fn random_direction<V: Vector>(&self, seed: u64, id: u64, tick: u64) -> V {
         let interval = self.random_interval_ticks.max(1) as u64;
         let phase = mix64(seed ^ id) % interval;
         let epoch = (tick + phase) / interval;
-        unit_vector(hash_words(&[seed, id, epoch, WANDER_STREAM]))
+        unit_direction(hash_words(&[seed, id, epoch, WANDER_STREAM]))
     }
 
     #[inline]
-    pub(super) fn integrate_velocity(&self, v: Vec2, a: Vec2) -> Vec2 {
+    pub(super) fn integrate_velocity<V: Vector>(&self, v: V, a: V) -> V {
         ((v + a) * (1.0 - self.drag)).clamp_length_max(self.max_speed)
     }
 

@@ -9,6 +9,15 @@ pub const BUILTIN_PRESETS: &[(&str, &str)] = &[
     ("couzin", include_str!("../../presets/couzin.toml")),
     ("abm", include_str!("../../presets/abm.toml")),
     ("obstacles", include_str!("../../presets/obstacles.toml")),
+    ("reynolds3d", include_str!("../../presets/reynolds3d.toml")),
+    ("cornell3d", include_str!("../../presets/cornell3d.toml")),
+    (
+        "spaceboids3d",
+        include_str!("../../presets/spaceboids3d.toml"),
+    ),
+    ("vicsek3d", include_str!("../../presets/vicsek3d.toml")),
+    ("couzin3d", include_str!("../../presets/couzin3d.toml")),
+    ("abm3d", include_str!("../../presets/abm3d.toml")),
 ];
 
 /// Names of the built-in presets.
