@@ -1,7 +1,7 @@
 //! The command line: the subcommands (each one's flags in its file under `modes/`) and the
 //! flags and value parsers several share.
 
-use crate::scene::text::{parse_point, parse_world};
+use crate::scene::text::{ScenePoint, WorldSize, parse_scene_point, parse_world, parse_world_size};
 use clap::{Args, Parser, Subcommand};
 
 // Each subcommand's flags live in its own file under `modes/`; these names stay here too.
@@ -80,7 +80,8 @@ pub fn parse_seed(s: &str) -> Result<u32, String> {
 /// What the flock is: preset, size, seed, world and overrides.
 #[derive(Args, Debug, Clone, Default)]
 pub struct SceneArgs {
-    /// Built-in preset name (reynolds, cornell, spaceboids, vicsek, couzin) or path to a preset
+    /// Built-in preset name (reynolds, cornell, spaceboids, vicsek, couzin, abm, obstacles; in
+    /// 3D reynolds3d, cornell3d, spaceboids3d, vicsek3d, couzin3d, abm3d) or path to a preset
     /// .toml file (default: reynolds; `murmur run` without scene flags resumes the last session).
     #[arg(long)]
     pub preset: Option<String>,
@@ -90,21 +91,22 @@ pub struct SceneArgs {
     /// Seed of the starting positions and of all randomness (default 1).
     #[arg(long)]
     pub seed: Option<u64>,
-    /// World size as WIDTHxHEIGHT, e.g. 1280x720 (default: the preset's).
-    #[arg(long, value_parser = parse_world)]
-    pub world: Option<(f32, f32)>,
+    /// World size as WIDTHxHEIGHT, e.g. 1280x720, or WIDTHxHEIGHTxDEPTH for a 3D world (y up),
+    /// e.g. 800x400x800 (default: the preset's).
+    #[arg(long, value_name = "WxH[xD]", value_parser = parse_world_size)]
+    pub world: Option<WorldSize>,
     /// Override a preset parameter by the name the file uses, e.g. `--set visual_range=50` or
     /// `--set edges.mode=wrap`; repeatable.
     #[arg(long = "set", value_name = "NAME=VALUE")]
     pub overrides: Vec<String>,
-    /// Let a hunting predator loose at world position X,Y before the first tick (it chases the
-    /// nearest bird; the preset's `[predator]` table tunes it).
-    #[arg(long, value_name = "X,Y", value_parser = parse_point, allow_hyphen_values = true)]
-    pub hunter: Option<(f32, f32)>,
-    /// Place a leader at world position X,Y (the world's centre is 0,0) before the first tick.
-    /// (Kept last among the scene flags.)
-    #[arg(long, value_name = "X,Y", value_parser = parse_point, allow_hyphen_values = true)]
-    pub leader: Option<(f32, f32)>,
+    /// Let a hunting predator loose at world position X,Y (X,Y,Z in 3D) before the first tick
+    /// (it chases the nearest bird; the preset's `[predator]` table tunes it).
+    #[arg(long, value_name = "X,Y[,Z]", value_parser = parse_scene_point, allow_hyphen_values = true)]
+    pub hunter: Option<ScenePoint>,
+    /// Place a leader at world position X,Y (X,Y,Z in 3D; the world's centre is 0,0,0) before
+    /// the first tick. (Kept last among the scene flags.)
+    #[arg(long, value_name = "X,Y[,Z]", value_parser = parse_scene_point, allow_hyphen_values = true)]
+    pub leader: Option<ScenePoint>,
 }
 
 impl SceneArgs {
@@ -202,6 +204,7 @@ pub fn parse_size(s: &str) -> Result<(u32, u32), String> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::scene::text::parse_point;
 
     #[test]
     fn world_sizes_parse_and_bad_ones_are_refused() {

@@ -98,6 +98,9 @@ fn shape_mesh(obstacle: &Obstacle) -> Mesh {
     match obstacle {
         Obstacle::Circle { radius, .. } => Circle::new(*radius).mesh().resolution(48).build(),
         Obstacle::Box { width, height, .. } => Rectangle::new(*width, *height).into(),
+        // 3D shapes are refused in a flat world; their section, should one come.
+        Obstacle::Sphere { radius, .. } => Circle::new(*radius).mesh().resolution(48).build(),
+        Obstacle::Ground { .. } => Rectangle::new(2.0e6, 2.0).into(),
         Obstacle::Polygon { points } => {
             let centre = points.iter().map(|p| Vec2::new(p[0], p[1])).sum::<Vec2>()
                 / points.len().max(1) as f32;

@@ -32,7 +32,7 @@ pub fn rings_plugin(app: &mut App) {
 
 fn start_hawk(mut commands: Commands, config: Res<SceneConfig>) {
     if let Some(at) = config.hunter {
-        spawn_hawk(&mut commands, &config, at);
+        spawn_hawk(&mut commands, &config, at.truncate());
     }
 }
 

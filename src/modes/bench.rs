@@ -5,11 +5,11 @@
 use super::{ModeError, headless};
 use bevy::prelude::*;
 use clap::Args;
-use murmur_flock::murmur_core::fast::FastFlock;
-use murmur_flock::murmur_core::grid::{NeighbourGrid, NeighbourSums, SumsRequest};
+use murmur_flock::murmur_core::grid::{NeighbourSums, SumsRequest};
 use murmur_flock::murmur_core::params::FlockParams;
+use murmur_flock::murmur_core::prelude::{FastFlock, FlockSim, NeighbourGrid};
 use murmur_flock::murmur_core::preset::Preset;
-use murmur_flock::murmur_core::sim::{FlockSim, initial_boids};
+use murmur_flock::murmur_core::sim::initial_boids;
 use murmur_flock::prelude::advance_ticks;
 use serde_json::json;
 use std::time::{Duration, Instant};
@@ -235,8 +235,8 @@ fn plugin_phases(
             phase_clock::<3>.after(TurnAtEdges).before(Integrate),
             phase_clock::<4>
                 .in_set(Integrate)
-                .after(integrate)
-                .before(hunt),
+                .after(integrate::<Vec2>)
+                .before(hunt::<Vec2>),
             phase_clock::<5>.after(Integrate),
         ),
     );

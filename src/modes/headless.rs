@@ -7,8 +7,10 @@ use super::ModeError;
 use crate::cli::SceneArgs;
 use crate::scene::flags;
 use bevy::prelude::*;
+use bevy::reflect::TypePath;
 use bevy::time::TimeUpdateStrategy;
 use clap::Args;
+use murmur_flock::murmur_core::Vector;
 use murmur_flock::prelude::*;
 use serde::Serialize;
 use std::io::Write;
@@ -33,8 +35,8 @@ pub struct HeadlessArgs {
     /// Worker threads for the simulation (default: all cores). Results do not depend on it.
     #[arg(long, value_parser = clap::value_parser!(u16).range(1..))]
     pub threads: Option<u16>,
-    /// Run the flock on the GPU in compute shaders (reynolds and cornell), reading it back only
-    /// to report. Without a GPU that runs compute shaders, says so and runs on the CPU.
+    /// Run the flock on the GPU in compute shaders (reynolds and cornell, flat), reading it back
+    /// only to report. Without a GPU that runs compute shaders, says so and runs on the CPU.
     #[arg(long)]
     pub gpu: bool,
 }
@@ -91,8 +93,14 @@ pub fn flock_app(params: FlockParams, boids: usize, seed: u64) -> (App, Entity) 
     (app, flock)
 }
 
-/// [`flock_app`] with the birds (ids by index) at the given positions and velocities.
-pub fn flock_app_from(params: FlockParams, pos: &[Vec2], vel: &[Vec2], seed: u64) -> (App, Entity) {
+/// [`flock_app`] with the birds (ids by index) at the given positions and velocities (`Vec2`
+/// for a flat flock, `Vec3` for a 3D one).
+pub fn flock_app_from<V: Vector + Reflect + TypePath>(
+    params: FlockParams,
+    pos: &[V],
+    vel: &[V],
+    seed: u64,
+) -> (App, Entity) {
     let mut app = headless_app();
     let world = app.world_mut();
     let flock = world.spawn(Flock { params, seed }).id();
@@ -134,6 +142,23 @@ pub fn ready(app: &mut App) {
     }
 }
 
+/// Gives a headless app the preset's obstacles: for a flat flock rapier and the flock's physics
+/// (obstacles, physical birds), as the app sets them up (`FlockRapierPlugin`); for a 3D flock
+/// the solids it flies round (`FlockSolid`).
+pub fn add_obstacles(app: &mut App, preset: &Preset) {
+    if preset.world.depth > 0.0 {
+        let world = app.world_mut();
+        for solid in preset.scene().obstacles.iter().filter_map(|o| o.solid()) {
+            world.spawn(FlockSolid(solid));
+        }
+        return;
+    }
+    let scene = preset.scene();
+    if !scene.obstacles.is_empty() || scene.bodies.enabled {
+        add_physics(app, preset);
+    }
+}
+
 /// Adds rapier and the flock's physics (obstacles, physical birds) to a headless app, with the
 /// preset's obstacles and body settings; rapier as the app sets it up (`FlockRapierPlugin`).
 pub fn add_physics(app: &mut App, preset: &Preset) {
@@ -159,9 +184,9 @@ enum MetricsFile {
 }
 
 impl MetricsFile {
-    /// Creates `path`: CSV when it ends in `.csv` (with a header, and the leader's columns when
-    /// there is a leader), else JSON lines.
-    fn create(path: &std::path::Path, with_leader: bool) -> Result<Self, ModeError> {
+    /// Creates `path`: CSV when it ends in `.csv` (with a header, the shape's columns for a 3D
+    /// flock, and the leader's columns when there is a leader), else JSON lines.
+    fn create(path: &std::path::Path, with_leader: bool, deep: bool) -> Result<Self, ModeError> {
         let mut f = std::fs::File::create(path).map_err(|e| {
             ModeError::Usage(format!("cannot write metrics file {}: {e}", path.display()))
         })?;
@@ -176,7 +201,8 @@ impl MetricsFile {
         } else {
             ""
         };
-        writeln!(f, "step,boids,polarization,angular_momentum,mean_nn_distance,min_nn_distance,mean_speed,mean_neighbours,step_ms{leader}")
+        let shape = if deep { ",thickness,width,length" } else { "" };
+        writeln!(f, "step,boids,polarization,angular_momentum,mean_nn_distance,min_nn_distance,mean_speed,mean_neighbours,step_ms{shape}{leader}")
             .map_err(write_error)?;
         Ok(Self::Csv(f))
     }
@@ -191,9 +217,12 @@ impl MetricsFile {
                 let leader = sample.leader.map_or(String::new(), |l| {
                     format!(",{},{}", l.leader_distance, l.leader_spin)
                 });
+                let shape = m
+                    .shape
+                    .map_or(String::new(), |[t, w, l]| format!(",{t},{w},{l}"));
                 writeln!(
                     f,
-                    "{},{},{},{},{},{},{},{},{}{leader}",
+                    "{},{},{},{},{},{},{},{},{}{shape}{leader}",
                     sample.step,
                     m.boids,
                     m.polarization,
@@ -212,29 +241,31 @@ impl MetricsFile {
 
 /// The headless app for `murmur headless`'s scene: the flock, and the leader, obstacles,
 /// physical birds and hunter its flags and preset ask for; ready to tick.
-fn scene_app(preset: &Preset, boids: usize, args: &HeadlessArgs) -> (App, Entity) {
+fn scene_app<V: Vector + Reflect + TypePath>(
+    preset: &Preset,
+    boids: usize,
+    args: &HeadlessArgs,
+    (leader, hunter): (Option<Vec3>, Option<Vec3>),
+) -> (App, Entity) {
     let (mut app, flock) = flock_app(preset.flock_params(), boids, args.scene.seed());
     // Warnings (the timestep, a bad state) on stderr; `RUST_LOG` asks for more.
     app.add_plugins(bevy::log::LogPlugin {
         level: bevy::log::Level::WARN,
         ..default()
     });
-    if let Some((x, y)) = args.scene.leader {
+    if let Some(at) = leader {
         app.world_mut()
-            .spawn((Leader::new(preset.leader), Position(Vec2::new(x, y))));
+            .spawn((Leader::new(preset.leader), Position(V::from_vec3(at))));
     }
-    let scene = preset.scene();
-    if !scene.obstacles.is_empty() || scene.bodies.enabled {
-        add_physics(&mut app, preset);
-    }
-    if let Some((x, y)) = args.scene.hunter {
+    add_obstacles(&mut app, preset);
+    if let Some(at) = hunter {
         app.world_mut().spawn((
             Predator {
                 params: preset.predator,
             },
             Hunter,
-            Position(Vec2::new(x, y)),
-            Velocity(Vec2::new(preset.predator.hunt_speed, 0.0)),
+            Position(V::from_vec3(at)),
+            Velocity(V::X * preset.predator.hunt_speed),
         ));
     }
     ready(&mut app);
@@ -272,14 +303,16 @@ fn run_ticks(
 /// Runs `murmur headless`: the flock plugins without a window, one JSON line per report.
 pub fn run(args: HeadlessArgs) -> Result<(), ModeError> {
     let (preset, boids) = flags::resolve(&args.scene, flags::WorldFit::Literal)?;
+    let points = flags::points(&args.scene, &preset)?;
+    let deep = preset.world.depth > 0.0;
     if let Some(threads) = args.threads {
         rayon::ThreadPoolBuilder::new()
             .num_threads(threads as usize)
             .build_global()
             .map_err(|e| ModeError::Failed(format!("cannot start {threads} threads: {e}")))?;
     }
-    let mut file = match &args.metrics {
-        Some(path) => Some(MetricsFile::create(path, args.scene.leader.is_some())?),
+    let file = match &args.metrics {
+        Some(path) => Some(MetricsFile::create(path, points.0.is_some(), deep)?),
         None => None,
     };
     if args.gpu {
@@ -288,7 +321,22 @@ pub fn run(args: HeadlessArgs) -> Result<(), ModeError> {
             Err(why) => eprintln!("murmur: --gpu: {why}; running on the CPU"),
         }
     }
-    let (mut app, flock) = scene_app(&preset, boids, &args);
+    if deep {
+        run_in::<Vec3>(&args, &preset, boids, points, file)
+    } else {
+        run_in::<Vec2>(&args, &preset, boids, points, file)
+    }
+}
+
+/// [`run`] on the CPU, for a flock of space `V`.
+fn run_in<V: Vector + Reflect + TypePath>(
+    args: &HeadlessArgs,
+    preset: &Preset,
+    boids: usize,
+    points: (Option<Vec3>, Option<Vec3>),
+    mut file: Option<MetricsFile>,
+) -> Result<(), ModeError> {
+    let (mut app, flock) = scene_app::<V>(preset, boids, args, points);
     let stdout = std::io::stdout();
     let mut out = stdout.lock();
     let mut emit = |sample: &Sample, out: &mut dyn Write| -> Result<(), ModeError> {
@@ -297,11 +345,11 @@ pub fn run(args: HeadlessArgs) -> Result<(), ModeError> {
         file.as_mut().map_or(Ok(()), |f| f.write(sample, &line))
     };
 
-    let world = preset.flock_params().bounds();
-    let leader_at = args.scene.leader.map(|(x, y)| Vec2::new(x, y));
+    let world = preset.flock_params().bounds_in::<V>();
+    let leader_at = points.0.map(V::from_vec3);
     let report = |app: &mut App, step: u64, step_ms: f64| {
         let leader = leader_at.map(|centre| {
-            let (pos, vel) = murmur_flock::measure::flock_state(app.world_mut(), flock);
+            let (pos, vel) = murmur_flock::measure::flock_state::<V>(app.world_mut(), flock);
             let (leader_distance, leader_spin) =
                 murmur_flock::murmur_core::metrics::orbit_about(&world, centre, &pos, &vel);
             LeaderFigures {

@@ -8,8 +8,7 @@
 
 use super::SceneConfig;
 use super::request::{SceneRequest, Unmet, WorldFit};
-use super::text::{parse_point, parse_world};
-use bevy::math::Vec2;
+use super::text::{ScenePoint, WorldSize, parse_scene_point, parse_world_size};
 use murmur_flock::murmur_core::preset::MAX_BOIDS;
 
 /// The preset the page opens with when the address names none (or one that does not load).
@@ -26,12 +25,13 @@ pub struct PageQuery {
     pub seed: Option<u64>,
     /// `set=NAME=VALUE`, any number of times: parameter overrides, as `--set` on the command line.
     pub set: Vec<String>,
-    /// `world=WxH`: the world's size (instead of the preset's, or its growth with `boids`).
-    pub world: Option<Vec2>,
-    /// `leader=X,Y`: a leader placed at start, in world units.
-    pub leader: Option<Vec2>,
-    /// `hunter=X,Y`: a hunting predator let loose at start, in world units.
-    pub hunter: Option<Vec2>,
+    /// `world=WxH` (`WxHxD`: a 3D world): the world's size (instead of the preset's, or its
+    /// growth with `boids`).
+    pub world: Option<WorldSize>,
+    /// `leader=X,Y` (`X,Y,Z` in 3D): a leader placed at start, in world units.
+    pub leader: Option<ScenePoint>,
+    /// `hunter=X,Y` (`X,Y,Z` in 3D): a hunting predator let loose at start, in world units.
+    pub hunter: Option<ScenePoint>,
     /// `baud=N`: the serial line's rate for a board mirrored over Web Serial (as `murmur
     /// mirror --baud`; 115200 when not given).
     pub baud: Option<u32>,
@@ -76,16 +76,16 @@ pub fn parse(search: &str) -> (PageQuery, Vec<String>) {
             },
             "set" if value.contains('=') => query.set.push(value),
             "set" => bad("expected NAME=VALUE, e.g. set=max_speed=4"),
-            "world" => match parse_world(&value) {
-                Ok(s) => query.world = Some(s.into()),
+            "world" => match parse_world_size(&value) {
+                Ok(s) => query.world = Some(s),
                 Err(e) => bad(&e),
             },
-            "leader" => match parse_point(&value) {
-                Ok(p) => query.leader = Some(p.into()),
+            "leader" => match parse_scene_point(&value) {
+                Ok(p) => query.leader = Some(p),
                 Err(e) => bad(&e),
             },
-            "hunter" => match parse_point(&value) {
-                Ok(p) => query.hunter = Some(p.into()),
+            "hunter" => match parse_scene_point(&value) {
+                Ok(p) => query.hunter = Some(p),
                 Err(e) => bad(&e),
             },
             "baud" => match value.parse::<u32>() {
@@ -111,18 +111,30 @@ pub fn scene(query: &PageQuery) -> (SceneConfig, Vec<String>) {
     let request = SceneRequest {
         preset: query.preset.as_deref().unwrap_or(DEFAULT_PRESET),
         boids: query.boids,
-        world: query.world.map(|size| (size.x, size.y)),
+        world: query.world,
         overrides: &query.set,
     };
-    let resolved = request
+    let mut resolved = request
         .resolve(WorldFit::KeepDensity, Unmet::Warn)
         .expect("a page's request falls back rather than fails");
+    let deep = resolved.preset.world.depth > 0.0;
+    let name = query.preset.as_deref().unwrap_or(DEFAULT_PRESET);
+    let mut point = |what: &str, p: Option<ScenePoint>| {
+        p.and_then(|p| match p.in_world(deep, what, name) {
+            Ok(at) => Some(at),
+            Err(e) => {
+                resolved.warnings.push(format!("{e}; ignored"));
+                None
+            }
+        })
+    };
+    let (leader, hunter) = (point("leader", query.leader), point("hunter", query.hunter));
     let scene = SceneConfig {
         preset: resolved.preset,
         boids: resolved.boids as usize,
         seed: query.seed.unwrap_or(1),
-        leader: query.leader,
-        hunter: query.hunter,
+        leader,
+        hunter,
     };
     (scene, resolved.warnings)
 }
@@ -189,7 +201,7 @@ mod tests {
         keep_density(&mut expected, 12_000);
         expected.apply_overrides(&["visual_range=55"]).unwrap();
         assert_eq!(scene.preset, expected);
-        assert_eq!(scene.leader, Some(Vec2::new(100.0, -50.0)));
+        assert_eq!(scene.leader, Some(bevy::math::Vec3::new(100.0, -50.0, 0.0)));
         assert_eq!(scene.hunter, None);
 
         let (query, warnings) = parse("boids=12000&world=700x500&hunter=-300,20");
@@ -200,7 +212,7 @@ mod tests {
             (700.0, 500.0),
             "the world asked for, not grown"
         );
-        assert_eq!(scene.hunter, Some(Vec2::new(-300.0, 20.0)));
+        assert_eq!(scene.hunter, Some(bevy::math::Vec3::new(-300.0, 20.0, 0.0)));
     }
 
     #[test]

@@ -27,14 +27,32 @@ pub fn resolve(args: &SceneArgs, fit: WorldFit) -> Result<(Preset, usize), ModeE
 /// a larger world at its density).
 pub fn scene_config(args: &SceneArgs) -> Result<SceneConfig, ModeError> {
     let (preset, boids) = resolve(args, WorldFit::KeepDensity)?;
-    let point = |(x, y): (f32, f32)| bevy::math::Vec2::new(x, y);
+    let (leader, hunter) = points(args, &preset)?;
     Ok(SceneConfig {
         preset,
         boids,
         seed: args.seed(),
-        leader: args.leader.map(point),
-        hunter: args.hunter.map(point),
+        leader,
+        hunter,
     })
+}
+
+/// The leader's and the hunter's places (`--leader`, `--hunter`) in the world of `preset`: a
+/// point with a depth in a flat world is a usage error.
+pub fn points(
+    args: &SceneArgs,
+    preset: &Preset,
+) -> Result<(Option<bevy::math::Vec3>, Option<bevy::math::Vec3>), ModeError> {
+    let deep = preset.world.depth > 0.0;
+    let place = |flag: &str, p: Option<crate::scene::text::ScenePoint>| {
+        p.map(|p| p.in_world(deep, flag, args.preset_name()))
+            .transpose()
+            .map_err(ModeError::Usage)
+    };
+    Ok((
+        place("--leader", args.leader)?,
+        place("--hunter", args.hunter)?,
+    ))
 }
 
 #[cfg(test)]
@@ -47,7 +65,11 @@ mod tests {
             preset: Some("cornell".into()),
             boids,
             seed: None,
-            world,
+            world: world.map(|(width, height)| crate::scene::text::WorldSize {
+                width,
+                height,
+                depth: None,
+            }),
             overrides: set.iter().map(|s| s.to_string()).collect(),
             leader: None,
             hunter: None,

@@ -22,10 +22,10 @@ pub struct SceneConfig {
     pub boids: usize,
     /// Seed of the current flock.
     pub seed: u64,
-    /// Where to place a leader at start, if anywhere.
-    pub leader: Option<Vec2>,
-    /// Where to let a hunting predator loose at start, if anywhere.
-    pub hunter: Option<Vec2>,
+    /// Where to place a leader at start, if anywhere (z is 0 in a flat world).
+    pub leader: Option<Vec3>,
+    /// Where to let a hunting predator loose at start, if anywhere (z is 0 in a flat world).
+    pub hunter: Option<Vec3>,
 }
 
 /// Grows the preset's world so that `boids` birds fly at the density its own bird count had
@@ -33,9 +33,18 @@ pub struct SceneConfig {
 pub fn keep_density(preset: &mut Preset, boids: u32) {
     let own = preset.scene().boids;
     if boids > own && own > 0 {
-        let grow = (boids as f32 / own as f32).sqrt();
-        preset.world.width *= grow;
-        preset.world.height *= grow;
+        let more = boids as f32 / own as f32;
+        if preset.world.depth > 0.0 {
+            // A 3D world grows on all three sides.
+            let grow = more.cbrt();
+            preset.world.width *= grow;
+            preset.world.height *= grow;
+            preset.world.depth *= grow;
+        } else {
+            let grow = more.sqrt();
+            preset.world.width *= grow;
+            preset.world.height *= grow;
+        }
     }
 }
 

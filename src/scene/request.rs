@@ -5,6 +5,7 @@
 
 use super::address::DEFAULT_PRESET;
 use super::keep_density;
+use super::text::WorldSize;
 use murmur_flock::murmur_core::preset::{MAX_BOIDS, Preset};
 
 /// What the scene asks for; `None` where it says nothing.
@@ -14,8 +15,9 @@ pub struct SceneRequest<'a> {
     pub preset: &'a str,
     /// The number of birds (the preset's own when `None`).
     pub boids: Option<u32>,
-    /// The world's size, instead of the preset's (or its growth with `boids`).
-    pub world: Option<(f32, f32)>,
+    /// The world's size, instead of the preset's (or its growth with `boids`); with a depth, a
+    /// 3D world.
+    pub world: Option<WorldSize>,
     /// `NAME=VALUE` parameter overrides, applied in order.
     pub overrides: &'a [String],
 }
@@ -86,8 +88,11 @@ impl SceneRequest<'_> {
             }
         }
         let unsized_preset = preset.clone();
-        if let Some((w, h)) = self.world {
-            (preset.world.width, preset.world.height) = (w, h);
+        if let Some(size) = self.world {
+            (preset.world.width, preset.world.height) = (size.width, size.height);
+            if let Some(depth) = size.depth {
+                preset.world.depth = depth;
+            }
         } else if fit == WorldFit::KeepDensity {
             keep_density(&mut preset, boids);
         }
@@ -148,7 +153,11 @@ mod tests {
         SceneRequest {
             preset: "cornell",
             boids: Some(12_000),
-            world,
+            world: world.map(|(width, height)| WorldSize {
+                width,
+                height,
+                depth: None,
+            }),
             overrides,
         }
     }

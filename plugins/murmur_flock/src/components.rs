@@ -1,35 +1,44 @@
 //! The components: a bird's place, velocity and flock; the flock and its working columns;
-//! leaders; birds moved by something else.
+//! leaders; birds moved by something else; solids a 3D flock flies round. A bird's place and
+//! velocity, and a flock's columns, are of its flock's space: `Vec2` (the default) for a flat
+//! flock, `Vec3` for a flock whose parameters give the world a depth.
 
 use crate::index::BirdIndex;
 use bevy_ecs::change_detection::Tick;
 use bevy_ecs::prelude::*;
-use bevy_math::Vec2;
+use bevy_math::{Vec2, Vec3};
 use bevy_reflect::Reflect;
+use murmur_core::Vector;
 use murmur_core::leader::LeaderParams;
 use murmur_core::params::FlockParams;
 use murmur_core::predator::PredatorParams;
+use murmur_core::solids::Solid;
 use murmur_core::sorted::SortedFlock;
 
 /// A bird. Its `id` is stable for the bird's life and seeds its own randomness, so results do
 /// not depend on entity ids or spawn order within a tick.
+///
+/// A bird also has a [`Position`] and a [`Velocity`] of its flock's space (`spawn_flock` gives
+/// them; a bird that joins a flock without them gets them at zero).
 #[derive(Component, Reflect, Clone, Copy, Debug, PartialEq, Eq)]
-#[require(Position, Velocity, NeighbourCount)]
+#[require(NeighbourCount)]
 #[reflect(Component)]
 pub struct Boid {
     /// Stable number of this bird within its flock.
     pub id: u32,
 }
 
-/// Where a bird (or a leader) is, in world units.
+/// Where a bird (or a leader, a predator) is, in world units: `Position<Vec2>` (the default) for
+/// a flat flock, `Position<Vec3>` (y up) for a 3D one. A leader or predator with both is seen by
+/// flocks of both spaces.
 #[derive(Component, Reflect, Clone, Copy, Debug, Default, PartialEq)]
 #[reflect(Component)]
-pub struct Position(pub Vec2);
+pub struct Position<V: Vector + Reflect + bevy_reflect::TypePath = Vec2>(pub V);
 
-/// A bird's velocity, in world units per tick.
+/// A bird's velocity, in world units per tick, in its flock's space (see [`Position`]).
 #[derive(Component, Reflect, Clone, Copy, Debug, Default, PartialEq)]
 #[reflect(Component)]
-pub struct Velocity(pub Vec2);
+pub struct Velocity<V: Vector + Reflect + bevy_reflect::TypePath = Vec2>(pub V);
 
 /// How many flock mates a bird considered in its last tick: the size of its local flock
 /// (what the renderer colours by).
@@ -73,9 +82,10 @@ pub struct Predator {
 pub struct Hunter;
 
 /// A flock (a species): its parameters and its seed. Several flocks can share the world; each
-/// bird interacts with the birds of its own flock.
+/// bird interacts with the birds of its own flock. Its space follows its parameters: a world
+/// with a depth (`params.world_depth > 0`) makes a 3D flock, whose birds have `Position<Vec3>`
+/// and `Velocity<Vec3>`; it gets the [`FlockColumns`] of its space when it is inserted.
 #[derive(Component, Reflect, Clone, Debug, PartialEq)]
-#[require(FlockColumns)]
 #[reflect(Component)]
 pub struct Flock {
     /// Model, edges, world size and neighbour cap.
@@ -108,24 +118,34 @@ impl Leader {
 /// [`Velocity`] and [`NeighbourCount`] back to its entity at the end of every tick, and take
 /// in, at the start of the next, whatever else changed a bird's components (a game moving a
 /// bird, a piloted bird, a physics body). The drawing reads it directly.
-#[derive(Component, Default, Debug)]
-pub struct FlockColumns {
-    pub(crate) birds: SortedFlock,
+#[derive(Component, Debug)]
+pub struct FlockColumns<V: Vector = Vec2> {
+    pub(crate) birds: SortedFlock<V>,
     pub(crate) index: BirdIndex,
     /// The change tick the columns were last taken in at: the write-back stamps the birds'
     /// components with it, so the next take-in sees only what others changed since.
     pub(crate) collected_at: Tick,
 }
 
-impl FlockColumns {
+impl<V: Vector> Default for FlockColumns<V> {
+    fn default() -> Self {
+        Self {
+            birds: SortedFlock::default(),
+            index: BirdIndex::default(),
+            collected_at: Tick::default(),
+        }
+    }
+}
+
+impl<V: Vector> FlockColumns<V> {
     /// The birds in cell order (slots change every tick; ids do not).
-    pub fn birds(&self) -> &SortedFlock {
+    pub fn birds(&self) -> &SortedFlock<V> {
         &self.birds
     }
 
     /// The birds, to change in place between the flock's phases (obstacle avoidance adding to
     /// the accelerations, a contact guard moving birds back).
-    pub fn birds_mut(&mut self) -> &mut SortedFlock {
+    pub fn birds_mut(&mut self) -> &mut SortedFlock<V> {
         &mut self.birds
     }
 
@@ -160,5 +180,34 @@ impl FlockColumns {
             .ids()
             .get(slot)
             .and_then(|&id| self.index.entity(id))
+    }
+}
+
+/// A solid every 3D flock flies round and never enters (a sphere, a turned box, the ground):
+/// put it on any entity. 2D flocks' obstacles are physics colliders (`murmur_physics`).
+#[derive(Component, Clone, Copy, Debug, PartialEq)]
+pub struct FlockSolid(pub Solid);
+
+/// Gives a [`Flock`] the [`FlockColumns`] of its parameters' space (taking away the other
+/// space's, should its parameters have changed space).
+pub(crate) fn give_columns(
+    event: On<Insert, Flock>,
+    flocks: Query<(&Flock, Has<FlockColumns<Vec2>>, Has<FlockColumns<Vec3>>)>,
+    mut commands: Commands,
+) {
+    let Ok((flock, flat, deep)) = flocks.get(event.entity) else {
+        return;
+    };
+    let mut entity = commands.entity(event.entity);
+    match (flock.params.is_3d(), flat, deep) {
+        (true, _, false) => {
+            entity.remove::<FlockColumns<Vec2>>();
+            entity.insert(FlockColumns::<Vec3>::default());
+        }
+        (false, false, _) => {
+            entity.remove::<FlockColumns<Vec3>>();
+            entity.insert(FlockColumns::<Vec2>::default());
+        }
+        _ => {}
     }
 }

@@ -1,6 +1,12 @@
-//! Drawing (feature `draw`): every bird of every flock in one triangle mesh, rebuilt each frame
-//! straight from the flocks' columns — one draw call, a body and two wings per bird, turned
-//! along its heading, coloured by its flock's look — on whatever camera the game has.
+//! Drawing (feature `draw`): every bird of every flat flock in one triangle mesh, rebuilt each
+//! frame straight from the flocks' columns — one draw call, a body and two wings per bird,
+//! turned along its heading, coloured by its flock's look — on whatever camera the game has.
+//! (3D flocks: [`crate::draw3d`].)
+//!
+//! What is drawn is interpolated between the flock's fixed ticks: a bird is drawn where it was
+//! at its last tick plus the fraction of its last move that the clock has run since
+//! ([`drawn_position`]), so a display faster than the tick sees every bird move every frame, by
+//! even steps.
 
 use crate::components::{FlockColumns, Position, Velocity};
 use bevy_app::{App, Plugin, PostUpdate, Startup};
@@ -13,11 +19,13 @@ use bevy_math::Vec2;
 use bevy_mesh::{Mesh, Mesh2d, PrimitiveTopology, VertexAttributeValues};
 use bevy_sprite_render::{ColorMaterial, MeshMaterial2d};
 use bevy_transform::components::Transform;
+use murmur_core::Vector;
 use murmur_core::world::WorldBounds;
 use rayon::prelude::*;
 
-/// Draws every flock as one mesh (see the module docs). Part of
-/// [`FlockPlugins`](crate::FlockPlugins); needs Bevy's 2D rendering (`DefaultPlugins`).
+/// Draws every flat flock as one mesh (see the module docs) and, with the feature `draw3d` (on
+/// by default), every 3D flock as lit instanced birds ([`crate::draw3d`]). Part of
+/// [`FlockPlugins`](crate::FlockPlugins); needs Bevy's renderer (`DefaultPlugins`).
 #[derive(Default, Clone, Debug)]
 pub struct FlockDrawPlugin;
 
@@ -25,7 +33,15 @@ impl Plugin for FlockDrawPlugin {
     fn build(&self, app: &mut App) {
         app.init_resource::<BirdDrawing>()
             .add_systems(Startup, spawn_mesh)
-            .add_systems(PostUpdate, draw_birds.in_set(DrawBirds));
+            .init_resource::<crate::tick::TickFraction>()
+            .add_systems(
+                PostUpdate,
+                draw_birds
+                    .in_set(DrawBirds)
+                    .after(crate::tick::TickFractionSystems),
+            );
+        #[cfg(feature = "draw3d")]
+        crate::draw3d::build(app);
     }
 }
 
@@ -44,6 +60,9 @@ pub struct BirdDrawing {
     /// such as the centre of a camera that follows a bird across the seam: the view then shows
     /// the birds beyond the seam where they are to the eye. `None`: where the flock keeps them.
     pub around: Option<Vec2>,
+    /// Draw the birds between their ticks (see [`drawn_position`]): smooth motion on a display
+    /// faster than the tick. Off: each bird where its last tick left it.
+    pub interpolate: bool,
 }
 
 impl Default for BirdDrawing {
@@ -52,8 +71,18 @@ impl Default for BirdDrawing {
             flapping: true,
             colour_by_flock_size: true,
             around: None,
+            interpolate: true,
         }
     }
+}
+
+/// Where a bird is drawn between ticks: at its place `pos` after its last tick, less the part
+/// of that tick's move (its velocity `vel`, world units per tick) that the clock has not yet
+/// run, `fraction` being how far the clock is towards the next tick (0 to 1; see
+/// [`crate::tick::TickFraction`]). At 1, its place; at 0, where it was a tick before.
+#[inline]
+pub fn drawn_position<V: Vector>(pos: V, vel: V, fraction: f32) -> V {
+    pos - vel * (1.0 - fraction)
 }
 
 /// The image of `p` nearest `around` in a wrapped world (`p` itself elsewhere).
@@ -172,6 +201,7 @@ fn draw_birds(
     mesh: Option<Res<BirdMeshHandle>>,
     drawing: Res<BirdDrawing>,
     frame: Option<Res<FrameCount>>,
+    tick: Res<crate::tick::TickFraction>,
     flocks: Query<(
         Entity,
         &FlockColumns,
@@ -238,6 +268,7 @@ fn draw_birds(
     colours.resize(n * VERTS_PER_BIRD, [0.0; 4]);
     let frame = frame.map_or(0.0, |f| f.0 as f32);
     let (flapping, by_size) = (drawing.flapping, drawing.colour_by_flock_size);
+    let fraction = if drawing.interpolate { tick.0 } else { 1.0 };
     let around = drawing.around.unwrap_or(Vec2::ZERO);
     // A highlight outside any flock (a leader) is drawn around the point in the first wrapped
     // world, a flock's bird in its own.
@@ -277,12 +308,13 @@ fn draw_birds(
                         p.fill([0.0; 3]);
                         continue;
                     }
+                    let (pos, vel) = cols.get(k);
                     let pos = nearest_image(
                         part.wrapped.as_ref(),
                         around,
-                        Vec2::new(cols.px[k], cols.py[k]),
+                        drawn_position(pos, vel, fraction),
                     );
-                    let heading = Vec2::new(cols.vx[k], cols.vy[k]).normalize_or(Vec2::Y);
+                    let heading = vel.normalize_or(Vec2::Y);
                     bird_vertices(pos, heading, part.size, flap_at(pos.x), p);
                     let colour = if by_size {
                         let t = (neighbours.get(k).copied().unwrap_or(0) as f32 / part.large_at)
@@ -300,7 +332,12 @@ fn draw_birds(
     for (pos, vel, highlight, _, member) in &highlights {
         let heading = vel.map_or(Vec2::Y, |v| v.0.normalize_or(Vec2::Y));
         let range = at * VERTS_PER_BIRD..(at + 1) * VERTS_PER_BIRD;
-        let pos = nearest_image(world_of(member).as_ref(), around, pos.0);
+        // A flock's highlighted bird is drawn between its ticks as its flock mates are.
+        let drawn = match (vel, member) {
+            (Some(v), Some(_)) => drawn_position(pos.0, v.0, fraction),
+            _ => pos.0,
+        };
+        let pos = nearest_image(world_of(member).as_ref(), around, drawn);
         bird_vertices(
             pos,
             heading,

@@ -3,6 +3,8 @@
 pub mod components;
 #[cfg(feature = "draw")]
 pub mod draw;
+#[cfg(feature = "draw3d")]
+pub mod draw3d;
 #[cfg(feature = "gpu")]
 pub mod gpu;
 mod index;
@@ -18,13 +20,28 @@ pub mod tick;
 
 pub use murmur_core;
 pub use plugin::{FlockPlugin, FlockPlugins, FlockSystems, TransformSyncPlugin};
-pub use tick::{TICK, Timestep};
+pub use tick::{TICK, TickFraction, TickFractionSystems, Timestep};
 
-/// The items most users need.
+/// The items most users need, for a flat (2D) game: the plugins, the components and
+/// `murmur_core`'s 2D prelude. A 3D game imports [`prelude3d`] instead; the rest of it reads the
+/// same (flocks are 3D when their parameters give the world a depth).
 pub mod prelude {
+    pub use crate::shared_prelude::*;
+    pub use murmur_core::prelude::*;
+}
+
+/// The items most users need, for a 3D game: the plugins, the components and `murmur_core`'s
+/// 3D prelude. A 3D flock's birds have `Position<Vec3>` and `Velocity<Vec3>` (y up).
+pub mod prelude3d {
+    pub use crate::shared_prelude::*;
+    pub use murmur_core::prelude3d::*;
+}
+
+/// What both preludes hold.
+mod shared_prelude {
     pub use crate::components::{
-        BodyDriven, Boid, Flock, FlockColumns, FlockMember, Hunter, Leader, NeighbourCount,
-        Piloted, Position, Predator, Velocity,
+        BodyDriven, Boid, Flock, FlockColumns, FlockMember, FlockSolid, Hunter, Leader,
+        NeighbourCount, Piloted, Position, Predator, Velocity,
     };
     #[cfg(feature = "draw")]
     pub use crate::draw::{BirdDrawing, BirdMesh, FlockDrawPlugin, FlockLook, Highlight};
@@ -36,11 +53,9 @@ pub mod prelude {
     #[cfg(feature = "pointer")]
     pub use crate::pointer::{
         ClickLeader, ClickLeaderPlugin, ClickLeaderSettings, ClickLeaderSystems, LeaderCamera,
-        PlaceLeaderExt,
+        LeaderPlane, LeaderPoint, PlaceLeaderExt,
     };
     pub use crate::spawn::SpawnFlockExt;
     pub use crate::stepping::advance_ticks;
-    pub use crate::tick::{TICK, Timestep};
-    pub use murmur_core::params::FlockParams;
-    pub use murmur_core::prelude::*;
+    pub use crate::tick::{TICK, TickFraction, Timestep};
 }

@@ -2,7 +2,7 @@
 
 use crate::components::{
     BodyDriven, Boid, Flock, FlockMember, Hunter, Leader, NeighbourCount, Piloted, Position,
-    Predator, Velocity,
+    Predator, Velocity, give_columns,
 };
 use crate::player::PlayerPlugin;
 use crate::systems;
@@ -13,6 +13,7 @@ use crate::tick::{self, TickCheck, Timestep};
 use bevy_app::{App, FixedUpdate, Plugin, PluginGroup, PluginGroupBuilder, PostUpdate};
 use bevy_ecs::intern::Interned;
 use bevy_ecs::schedule::{IntoScheduleConfigs, ScheduleLabel, SystemSet};
+use bevy_math::{Vec2, Vec3};
 use bevy_transform::TransformSystems;
 
 /// The phases of a flock's tick, chained in this order. Add your own systems to them (in the
@@ -29,8 +30,9 @@ pub enum FlockSystems {
     /// Leaders add their pull (seek, arrive, orbit) or push (flee); then birds within a
     /// predator's range turn away from it.
     FollowLeader,
-    /// Birds steer round obstacles ahead (systems added by a physics plugin such as
-    /// `murmur_physics`; empty without one).
+    /// Birds steer round obstacles ahead: a 3D flock round every `FlockSolid` (its birds never
+    /// enter one); a flat flock round physics colliders (systems added by a physics plugin
+    /// such as `murmur_physics`).
     AvoidObstacles,
     /// Birds inside a margin turn back (`turn` edges).
     TurnAtEdges,
@@ -42,6 +44,7 @@ pub enum FlockSystems {
 
 /// Runs every [`Flock`] in a schedule (`FixedUpdate` by default: one tick per fixed step), and
 /// sets the fixed step to the presets' tick ([`TICK`](crate::TICK), 60 Hz) unless told otherwise.
+/// Flat and 3D flocks alike: each phase has one system per space.
 #[derive(Clone, Debug)]
 pub struct FlockPlugin {
     schedule: Interned<dyn ScheduleLabel>,
@@ -76,6 +79,8 @@ impl Plugin for FlockPlugin {
         app.register_type::<Boid>()
             .register_type::<Position>()
             .register_type::<Velocity>()
+            .register_type::<Position<Vec3>>()
+            .register_type::<Velocity<Vec3>>()
             .register_type::<NeighbourCount>()
             .register_type::<FlockMember>()
             .register_type::<Piloted>()
@@ -84,7 +89,9 @@ impl Plugin for FlockPlugin {
             .register_type::<BodyDriven>()
             .register_type::<Predator>()
             .register_type::<Hunter>()
-            .init_resource::<BirdChanges>()
+            .init_resource::<BirdChanges<Vec2>>()
+            .init_resource::<BirdChanges<Vec3>>()
+            .add_observer(give_columns)
             .insert_resource(TickCheck {
                 schedule: self.schedule,
                 timestep: self.timestep,
@@ -112,25 +119,92 @@ impl Plugin for FlockPlugin {
             )
             .add_systems(
                 self.schedule,
-                (
-                    systems::collect::collect_neighbours.in_set(CollectNeighbours),
-                    systems::steer::steer.in_set(Steer),
-                    systems::leader::follow_leaders.in_set(FollowLeader),
-                    systems::edges::turn_at_edges.in_set(TurnAtEdges),
-                    systems::integrate::integrate.in_set(Integrate),
-                    systems::predator::hunt
-                        .in_set(Integrate)
-                        .after(systems::integrate::integrate),
-                    systems::integrate::write_back
-                        .in_set(Integrate)
-                        .after(systems::predator::hunt),
-                    tick::check_timestep.before(CollectNeighbours),
-                ),
+                tick::check_timestep.before(CollectNeighbours),
+            )
+            .init_resource::<tick::TickFraction>()
+            .add_systems(
+                PostUpdate,
+                tick::measure_fraction.in_set(tick::TickFractionSystems),
             );
+        phases::<Vec2>(app, self.schedule);
+                phases::<Vec3>(app, self.schedule);
+        // Solids are a 3D flock's obstacles (a flat flock's are a physics plugin's systems).
+        app.add_systems(
+            self.schedule,
+            systems::leader::avoid_solids::<Vec3>.in_set(AvoidObstacles),
+        );
+        // The two spaces' write-backs both stamp the birds' neighbour counts: flat first.
+        app.configure_sets(
+            self.schedule,
+            SpaceSystems::<Vec3>::default().after(SpaceSystems::<Vec2>::default()),
+        );
     }
 
     fn finish(&self, app: &mut App) {
         tick::set_up_timestep(app, self.schedule, self.timestep);
+    }
+}
+
+/// The tick's systems for the flocks of space `V`, each in its phase.
+fn phases<V>(app: &mut App, schedule: Interned<dyn ScheduleLabel>)
+where
+    V: murmur_core::Vector + bevy_reflect::Reflect + bevy_reflect::TypePath,
+{
+    use FlockSystems::*;
+    use systems::{collect, edges, integrate, leader, predator, steer};
+    app.add_systems(
+        schedule,
+        (
+            collect::collect_neighbours::<V>.in_set(CollectNeighbours),
+            steer::steer::<V>.in_set(Steer),
+            leader::follow_leaders::<V>.in_set(FollowLeader),
+            
+            edges::turn_at_edges::<V>.in_set(TurnAtEdges),
+            integrate::integrate::<V>.in_set(Integrate),
+            predator::hunt::<V>
+                .in_set(Integrate)
+                .after(integrate::integrate::<V>),
+            integrate::write_back::<V>
+                .in_set(Integrate)
+                .in_set(SpaceSystems::<V>::default())
+                .after(predator::hunt::<V>),
+        ),
+    );
+}
+
+/// The write-back of the flocks of one space (the flat one's runs first).
+#[derive(SystemSet)]
+struct SpaceSystems<V>(std::marker::PhantomData<fn() -> V>);
+
+impl<V> Default for SpaceSystems<V> {
+    fn default() -> Self {
+        Self(std::marker::PhantomData)
+    }
+}
+
+impl<V> Clone for SpaceSystems<V> {
+    fn clone(&self) -> Self {
+        *self
+    }
+}
+
+impl<V> Copy for SpaceSystems<V> {}
+
+impl<V> PartialEq for SpaceSystems<V> {
+    fn eq(&self, _: &Self) -> bool {
+        true
+    }
+}
+
+impl<V> Eq for SpaceSystems<V> {}
+
+impl<V> std::hash::Hash for SpaceSystems<V> {
+    fn hash<H: std::hash::Hasher>(&self, _: &mut H) {}
+}
+
+impl<V> std::fmt::Debug for SpaceSystems<V> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "SpaceSystems<{}>", std::any::type_name::<V>())
     }
 }
 
@@ -143,7 +217,11 @@ impl Plugin for TransformSyncPlugin {
     fn build(&self, app: &mut App) {
         app.add_systems(
             PostUpdate,
-            systems::transform::sync_transforms.before(TransformSystems::Propagate),
+            (
+                systems::transform::sync_transforms,
+                systems::transform::sync_transforms_3d,
+            )
+                .before(TransformSystems::Propagate),
         );
     }
 }

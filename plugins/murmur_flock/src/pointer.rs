@@ -1,15 +1,17 @@
 //! Click to place a leader (feature `pointer`): a left click places the leader at the world
 //! point under the cursor (or moves it there), the flock streams to it, gathers and circles it;
-//! a right click removes it. Also the command to place one from code.
+//! a right click removes it. Also the command to place one from code. With a 3D flock, the
+//! click's ray is met with a plane ([`LeaderPlane`]: by default the horizontal plane through the
+//! flock's centre).
 
-use crate::components::{Leader, Position};
+use crate::components::{FlockColumns, Leader, Position};
 use bevy_app::{App, Plugin, Update};
 use bevy_camera::Camera;
 use bevy_ecs::prelude::*;
 use bevy_ecs::system::Command;
 use bevy_input::ButtonInput;
 use bevy_input::mouse::MouseButton;
-use bevy_math::Vec2;
+use bevy_math::{Ray3d, Vec2, Vec3};
 use bevy_transform::components::GlobalTransform;
 use bevy_window::{PrimaryWindow, Window};
 use murmur_core::leader::LeaderParams;
@@ -48,6 +50,8 @@ pub struct ClickLeaderSettings {
     pub place: MouseButton,
     /// The button that removes it.
     pub remove: MouseButton,
+    /// Where a click's ray meets the world when there is a 3D flock.
+    pub plane: LeaderPlane,
 }
 
 impl Default for ClickLeaderSettings {
@@ -56,21 +60,78 @@ impl Default for ClickLeaderSettings {
             params: LeaderParams::default(),
             place: MouseButton::Left,
             remove: MouseButton::Right,
+            plane: LeaderPlane::default(),
         }
+    }
+}
+
+/// The plane a click's ray meets to place the leader in 3D.
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
+pub enum LeaderPlane {
+    /// The horizontal plane through the centre (mean position) of the first 3D flock.
+    #[default]
+    FlockHeight,
+    /// The horizontal plane at this height (y), such as the ground's.
+    Height(f32),
+    /// Any plane: a point on it and its normal.
+    Through {
+        /// A point of the plane.
+        point: Vec3,
+        /// Its normal.
+        normal: Vec3,
+    },
+}
+
+impl LeaderPlane {
+    /// Where `ray` meets the plane (`flock_centre`: the point [`LeaderPlane::FlockHeight`]'s
+    /// plane passes through), if it does, ahead of the camera.
+    pub fn hit(&self, ray: Ray3d, flock_centre: Vec3) -> Option<Vec3> {
+        let (point, normal) = match *self {
+            Self::FlockHeight => (flock_centre, Vec3::Y),
+            Self::Height(y) => (Vec3::new(0.0, y, 0.0), Vec3::Y),
+            Self::Through { point, normal } => (point, normal.normalize_or(Vec3::Y)),
+        };
+        let along = ray.direction.dot(normal);
+        if along.abs() < 1e-6 {
+            return None;
+        }
+        let t = (point - ray.origin).dot(normal) / along;
+        (t >= 0.0 && t.is_finite()).then(|| ray.get_point(t))
+    }
+}
+
+/// A point a leader can be placed at: a `Vec2` for flat flocks, a `Vec3` for 3D ones (which
+/// flat flocks see at its x and y).
+pub trait LeaderPoint: Copy + Send + Sync + 'static {
+    /// Puts a leader entity at this point.
+    fn put(self, entity: &mut EntityWorldMut);
+}
+
+impl LeaderPoint for Vec2 {
+    fn put(self, entity: &mut EntityWorldMut) {
+        entity.insert(Position(self));
+        entity.remove::<Position<Vec3>>();
+    }
+}
+
+impl LeaderPoint for Vec3 {
+    fn put(self, entity: &mut EntityWorldMut) {
+        entity.insert((Position(self), Position(self.truncate())));
     }
 }
 
 /// Placing the leader from code.
 pub trait PlaceLeaderExt {
-    /// Puts the [`ClickLeader`] at `at` (world units), spawning it with `params` if there is
-    /// none (an existing one keeps its parameters).
-    fn place_leader(&mut self, at: Vec2, params: LeaderParams);
+    /// Puts the [`ClickLeader`] at `at` (world units: a `Vec2` for flat flocks, a `Vec3` for 3D
+    /// ones), spawning it with `params` if there is none (an existing one keeps its
+    /// parameters).
+    fn place_leader(&mut self, at: impl LeaderPoint, params: LeaderParams);
     /// Removes the [`ClickLeader`], if any.
     fn remove_leader(&mut self);
 }
 
 impl PlaceLeaderExt for Commands<'_, '_> {
-    fn place_leader(&mut self, at: Vec2, params: LeaderParams) {
+    fn place_leader(&mut self, at: impl LeaderPoint, params: LeaderParams) {
         self.queue(PlaceLeader { at, params });
     }
 
@@ -88,12 +149,12 @@ impl PlaceLeaderExt for Commands<'_, '_> {
 }
 
 /// The command behind [`PlaceLeaderExt::place_leader`].
-struct PlaceLeader {
-    at: Vec2,
+struct PlaceLeader<P> {
+    at: P,
     params: LeaderParams,
 }
 
-impl Command for PlaceLeader {
+impl<P: LeaderPoint> Command for PlaceLeader<P> {
     type Out = ();
 
     fn apply(self, world: &mut World) {
@@ -101,14 +162,11 @@ impl Command for PlaceLeader {
             .query_filtered::<Entity, With<ClickLeader>>()
             .iter(world)
             .next();
-        match existing {
-            Some(leader) => {
-                world.entity_mut(leader).insert(Position(self.at));
-            }
-            None => {
-                world.spawn((ClickLeader, Leader::new(self.params), Position(self.at)));
-            }
-        }
+        let mut leader = match existing {
+            Some(leader) => world.entity_mut(leader),
+            None => world.spawn((ClickLeader, Leader::new(self.params))),
+        };
+        self.at.put(&mut leader);
     }
 }
 
@@ -122,12 +180,38 @@ pub fn cursor_in_world(
     camera.viewport_to_world_2d(transform, cursor).ok()
 }
 
+/// The point under the cursor on `plane` in the view of `camera` (see [`LeaderPlane`]).
+pub fn cursor_on_plane(
+    window: &Window,
+    camera: &Camera,
+    transform: &GlobalTransform,
+    plane: LeaderPlane,
+    flock_centre: Vec3,
+) -> Option<Vec3> {
+    let cursor = window.cursor_position()?;
+    let ray = camera.viewport_to_world(transform, cursor).ok()?;
+    plane.hit(ray, flock_centre)
+}
+
+/// The centre (mean position) of the first 3D flock with birds, if any.
+pub fn centre_of_3d_flock<'a>(
+    flocks: impl IntoIterator<Item = &'a FlockColumns<Vec3>>,
+) -> Option<Vec3> {
+    flocks.into_iter().find(|c| !c.is_empty()).map(|c| {
+        let cols = c.birds().columns();
+        let n = c.len();
+        let sum = (0..n).fold(Vec3::ZERO, |s, k| s + cols.pos_of(k));
+        sum / n as f32
+    })
+}
+
 fn place_on_click(
     mouse: Option<Res<ButtonInput<MouseButton>>>,
     settings: Res<ClickLeaderSettings>,
     window: Query<&Window, With<PrimaryWindow>>,
     chosen: Query<(&Camera, &GlobalTransform), With<LeaderCamera>>,
     cameras: Query<(&Camera, &GlobalTransform)>,
+    deep: Query<&FlockColumns<Vec3>>,
     mut commands: Commands,
 ) {
     let Some(mouse) = mouse else {
@@ -146,9 +230,17 @@ fn place_on_click(
         .iter()
         .next()
         .or_else(|| cameras.iter().find(|(c, _)| c.is_active));
-    if let Some((camera, transform)) = camera
-        && let Some(at) = cursor_in_world(window, camera, transform)
-    {
+    let Some((camera, transform)) = camera else {
+        return;
+    };
+    if deep.is_empty() {
+        if let Some(at) = cursor_in_world(window, camera, transform) {
+            commands.place_leader(at, settings.params);
+        }
+        return;
+    }
+    let centre = centre_of_3d_flock(&deep).unwrap_or(Vec3::ZERO);
+    if let Some(at) = cursor_on_plane(window, camera, transform, settings.plane, centre) {
         commands.place_leader(at, settings.params);
     }
 }

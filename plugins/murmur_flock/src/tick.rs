@@ -35,7 +35,7 @@ pub(crate) struct TickCheck {
 }
 
 /// True for the schedules of Bevy's fixed-timestep loop.
-fn is_fixed(schedule: Interned<dyn ScheduleLabel>) -> bool {
+pub(crate) fn is_fixed(schedule: Interned<dyn ScheduleLabel>) -> bool {
     [
         FixedFirst.intern(),
         FixedPreUpdate.intern(),
@@ -104,5 +104,40 @@ pub(crate) fn check_timestep(mut check: ResMut<TickCheck>, time: Option<Res<Time
             step.as_secs_f64() * 1e3,
             1.0 / step.as_secs_f64(),
         );
+    }
+}
+
+/// How far the app's clock is between the flock's last tick and its next this frame, from 0
+/// (it just ticked) to 1 (it is about to): the fixed timestep's overstep fraction when the flock
+/// ticks in a fixed schedule, else 1 (a flock ticking once a frame is where it is). The drawing
+/// reads it to draw birds between ticks; a game may too, to draw what follows a bird. Set in
+/// `PostUpdate` ([`TickFractionSystems`]).
+#[derive(Resource, Clone, Copy, Debug, PartialEq)]
+pub struct TickFraction(pub f32);
+
+impl Default for TickFraction {
+    fn default() -> Self {
+        Self(1.0)
+    }
+}
+
+/// The system that sets [`TickFraction`], early in `PostUpdate`.
+#[derive(SystemSet, Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct TickFractionSystems;
+
+/// Sets [`TickFraction`] for this frame.
+pub(crate) fn measure_fraction(
+    time: Option<Res<Time<Fixed>>>,
+    check: Option<Res<TickCheck>>,
+    mut fraction: ResMut<TickFraction>,
+) {
+    let f = match (time, check) {
+        (Some(time), Some(check)) if is_fixed(check.schedule) => {
+            time.overstep_fraction().clamp(0.0, 1.0)
+        }
+        _ => 1.0,
+    };
+    if fraction.0 != f {
+        fraction.0 = f;
     }
 }

@@ -68,7 +68,7 @@ fn ticking_app() -> App {
 
 fn mean_distance(app: &mut App, flock: Entity, to: Vec2) -> f32 {
     let world = app.world().get::<Flock>(flock).unwrap().params.bounds();
-    let (pos, _) = murmur_flock::measure::flock_state(app.world_mut(), flock);
+    let (pos, _) = murmur_flock::measure::flock_state::<Vec2>(app.world_mut(), flock);
     pos.iter()
         .map(|p| world.delta(to, *p).length())
         .sum::<f32>()

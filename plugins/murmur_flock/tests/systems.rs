@@ -5,7 +5,7 @@
 use bevy::ecs::schedule::{LogLevel, ScheduleBuildSettings};
 use bevy::prelude::*;
 use bevy::time::TimeUpdateStrategy;
-use murmur_core::sim::{FlockSim, LeaderState};
+use murmur_core::sim::LeaderState;
 use murmur_flock::prelude::*;
 use std::time::Duration;
 
@@ -35,10 +35,10 @@ fn params(preset: &str) -> FlockParams {
 fn the_tick_runs_without_ambiguities_and_moves_the_birds() {
     let mut app = app();
     let flock = app.world_mut().spawn_flock(params("cornell"), 100, 1);
-    let before = murmur_flock::measure::flock_state(app.world_mut(), flock);
+    let before = murmur_flock::measure::flock_state::<Vec2>(app.world_mut(), flock);
     // Ambiguity detection is an error: a schedule with conflicting unordered systems panics here.
     assert_eq!(advance_ticks(&mut app, flock, 5), 5);
-    let after = murmur_flock::measure::flock_state(app.world_mut(), flock);
+    let after = murmur_flock::measure::flock_state::<Vec2>(app.world_mut(), flock);
     assert_eq!(after.0.len(), 100);
     assert!(
         before.0.iter().zip(&after.0).all(|(a, b)| a != b),
@@ -123,7 +123,7 @@ fn the_flock_gathers_round_a_leader_entity_and_circles_it() {
         .spawn((Leader::new(leader), Position(centre)));
     advance_ticks(&mut app, flock, 1200);
     let world = params("reynolds").bounds();
-    let (pos, vel) = murmur_flock::measure::flock_state(app.world_mut(), flock);
+    let (pos, vel) = murmur_flock::measure::flock_state::<Vec2>(app.world_mut(), flock);
     let (dist, spin) = murmur_core::metrics::orbit_about(&world, centre, &pos, &vel);
     let (dist, spin) = (dist as f32, spin as f32);
     assert!(
@@ -201,8 +201,8 @@ fn flocks_keep_their_own_parameters_and_ignore_each_other() {
         ))
         .id();
     advance_ticks(&mut app, a, 100);
-    let (_, va) = murmur_flock::measure::flock_state(app.world_mut(), a);
-    let (_, vb) = murmur_flock::measure::flock_state(app.world_mut(), b);
+    let (_, va) = murmur_flock::measure::flock_state::<Vec2>(app.world_mut(), a);
+    let (_, vb) = murmur_flock::measure::flock_state::<Vec2>(app.world_mut(), b);
     assert!(
         va.iter().all(|v| v.length() <= 1.0 + 1e-5),
         "flock a keeps max_speed 1"
@@ -306,7 +306,7 @@ fn hunt(seed: u64) -> Hunt {
     for _ in 0..300 {
         for (i, app) in apps.iter_mut().enumerate() {
             advance_ticks(app, flocks[i], 1);
-            let (pos, _) = murmur_flock::measure::flock_state(app.world_mut(), flocks[i]);
+            let (pos, _) = murmur_flock::measure::flock_state::<Vec2>(app.world_mut(), flocks[i]);
             let at = app.world().get::<Position>(hunters[i]).unwrap().0;
             crowd[i] += within(&pos, at) / 300.0;
             if i == 0 {
@@ -324,7 +324,7 @@ fn hunt(seed: u64) -> Hunt {
         advance_ticks(app, flocks[i], 600);
         for _ in 0..100 {
             advance_ticks(app, flocks[i], 1);
-            let (pos, _) = murmur_flock::measure::flock_state(app.world_mut(), flocks[i]);
+            let (pos, _) = murmur_flock::measure::flock_state::<Vec2>(app.world_mut(), flocks[i]);
             let n = pos.len() as f32;
             after[i] += pos.iter().map(|&b| within(&pos, b) - 1.0).sum::<f32>() / n / 100.0;
         }

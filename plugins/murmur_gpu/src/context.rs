@@ -26,6 +26,8 @@ pub enum GpuError {
     UnsupportedModel(&'static str),
     /// A neighbour cap, which makes the result depend on the order neighbours are visited in.
     NeighbourCap(u32),
+    /// A 3D world: the GPU path flies flat flocks.
+    Depth(f32),
     /// More birds than one storage buffer of the device holds.
     TooManyBirds {
         /// Birds asked for.
@@ -48,6 +50,10 @@ impl fmt::Display for GpuError {
             Self::NeighbourCap(cap) => write!(
                 f,
                 "the GPU path has no neighbour cap (max_neighbours = {cap}); set it to 0"
+            ),
+            Self::Depth(depth) => write!(
+                f,
+                "the GPU path flies flat flocks, and this world has a depth ({depth})"
             ),
             Self::TooManyBirds { birds, most } => write!(
                 f,

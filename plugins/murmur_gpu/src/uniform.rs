@@ -200,6 +200,9 @@ pub fn check(params: &FlockParams) -> Result<(), GpuError> {
     if params.max_neighbours != 0 {
         return Err(GpuError::NeighbourCap(params.max_neighbours));
     }
+    if params.is_3d() {
+        return Err(GpuError::Depth(params.world_depth));
+    }
     Ok(())
 }
 

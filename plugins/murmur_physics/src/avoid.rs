@@ -35,6 +35,7 @@ pub fn bounds(obstacle: &Obstacle) -> (Vec2, Vec2) {
             width,
             height,
             angle,
+            ..
         } => {
             let (s, c) = angle.to_radians().sin_cos();
             let half = Vec2::new(
@@ -44,6 +45,14 @@ pub fn bounds(obstacle: &Obstacle) -> (Vec2, Vec2) {
             let centre = Vec2::new(*x, *y);
             (centre - half, centre + half)
         }
+        Obstacle::Sphere { x, y, radius, .. } => {
+            let c = Vec2::new(*x, *y);
+            (c - Vec2::splat(*radius), c + Vec2::splat(*radius))
+        }
+        Obstacle::Ground { height } => (
+            Vec2::splat(f32::NEG_INFINITY),
+            Vec2::new(f32::INFINITY, *height),
+        ),
         Obstacle::Polygon { points } => points.iter().fold(
             (Vec2::splat(f32::INFINITY), Vec2::splat(f32::NEG_INFINITY)),
             |(lo, hi), p| {

@@ -23,6 +23,7 @@ pub fn collider(obstacle: &Obstacle) -> (Collider, Transform) {
             width,
             height,
             angle,
+            ..
         } => (
             Collider::cuboid(width * 0.5, height * 0.5),
             Transform::from_xyz(*x, *y, 0.0)
@@ -36,8 +37,20 @@ pub fn collider(obstacle: &Obstacle) -> (Collider, Transform) {
             let shape = Collider::convex_hull(&local).unwrap_or_else(|| Collider::ball(0.5));
             (shape, Transform::from_xyz(centre.x, centre.y, 0.0))
         }
+        // 3D shapes (refused in a flat preset) in the plane: a sphere's section, the ground as
+        // a floor a world wide.
+        Obstacle::Sphere { x, y, radius, .. } => {
+            (Collider::ball(*radius), Transform::from_xyz(*x, *y, 0.0))
+        }
+        Obstacle::Ground { height } => (
+            Collider::cuboid(GROUND_HALF_WIDTH, 1.0),
+            Transform::from_xyz(0.0, height - 1.0, 0.0),
+        ),
     }
 }
+
+/// Half the width of the ground's floor in the plane.
+const GROUND_HALF_WIDTH: f32 = 1.0e6;
 
 /// Spawns `obstacle` as a fixed collider that birds see and avoid; returns its entity.
 pub fn spawn_obstacle(commands: &mut Commands, obstacle: Obstacle) -> Entity {

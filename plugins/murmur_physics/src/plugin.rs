@@ -84,8 +84,8 @@ impl Plugin for FlockPhysicsPlugin {
                         .in_set(AvoidObstacles),
                     guard::keep_out_of_obstacles
                         .in_set(Guard)
-                        .after(integrate)
-                        .before(hunt),
+                        .after(integrate::<Vec2>)
+                        .before(hunt::<Vec2>),
                     bodies::push_velocities.in_set(PushVelocities),
                     bodies::read_back.in_set(ReadBack),
                 ),

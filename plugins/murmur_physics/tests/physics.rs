@@ -116,6 +116,8 @@ fn cross_the_corridor(shift: f32) -> (usize, f32) {
         Obstacle::Box {
             x: 0.0,
             y: -10.0,
+            z: 0.0,
+            depth: 0.0,
             width: 40.0,
             height: 130.0,
             angle: 10.0,
@@ -124,6 +126,8 @@ fn cross_the_corridor(shift: f32) -> (usize, f32) {
         Obstacle::Box {
             x: 250.0,
             y: -40.0,
+            z: 0.0,
+            depth: 0.0,
             width: 2.0,
             height: 220.0,
             angle: 0.0,
@@ -144,11 +148,11 @@ fn cross_the_corridor(shift: f32) -> (usize, f32) {
     app.world_mut()
         .spawn((Leader::new(leader), Position(Vec2::new(480.0, 0.0))));
 
-    let mut before = murmur_flock::measure::flock_state(app.world_mut(), flock).0;
+    let mut before = murmur_flock::measure::flock_state::<Vec2>(app.world_mut(), flock).0;
     let mut nearest = f32::MAX;
     for tick in 0..2400 {
         assert_eq!(advance_ticks(&mut app, flock, 1), 1);
-        let now = murmur_flock::measure::flock_state(app.world_mut(), flock).0;
+        let now = murmur_flock::measure::flock_state::<Vec2>(app.world_mut(), flock).0;
         assert_eq!(now.len(), 120);
         // Every point of every move, not only where the birds end up: no tunnelling.
         for (a, b) in before.iter().zip(&now) {
@@ -224,7 +228,7 @@ fn physical_birds_keep_their_number_and_never_overlap() {
             .query::<(&BirdBody, &Position)>()
             .iter(app.world())
             .count();
-        let (pos, _) = murmur_flock::measure::flock_state(app.world_mut(), flock);
+        let (pos, _) = murmur_flock::measure::flock_state::<Vec2>(app.world_mut(), flock);
         assert_eq!((pos.len(), bodies), (100, 100), "tick {tick}");
         for (i, a) in pos.iter().enumerate() {
             assert!(

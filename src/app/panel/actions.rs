@@ -175,7 +175,7 @@ impl Targets<'_, '_> {
             let params = config.preset.flock_params();
             let extra = n - mine.len();
             let seed = config.seed ^ (0x9E37_79B9 ^ next_id as u64);
-            let new: Vec<_> = boid_bundles(flock, &params, extra, seed)
+            let new: Vec<_> = boid_bundles::<Vec2>(flock, &params, extra, seed)
                 .map(|(mut b, m, p, v)| {
                     b.id += next_id;
                     (b, m, p, v)

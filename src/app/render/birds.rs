@@ -46,6 +46,7 @@ fn hand_looks_over(
         colour_by_flock_size: looks.colour_by_flock_size,
         // Set by the camera.
         around: drawing.around,
+        interpolate: drawing.interpolate,
     };
     if *drawing != wanted {
         *drawing = wanted;

@@ -3,7 +3,6 @@
 
 use super::{HeadlessArgs, LeaderFigures, MetricsFile, Sample, Summary, write_error};
 use crate::modes::ModeError;
-use bevy::math::Vec2;
 use murmur_core::preset::Preset;
 use murmur_core::sim::{FlockSim, LeaderState, initial_boids};
 use murmur_gpu::{GpuContext, GpuFlock};
@@ -36,7 +35,7 @@ pub(super) fn run(
     let (pos, vel) = initial_boids(&params, boids, seed);
     let mut flock = GpuFlock::new(&gpu, params.clone(), &pos, &vel)
         .map_err(|e| ModeError::Failed(e.to_string()))?;
-    let leader_at = args.scene.leader.map(|(x, y)| Vec2::new(x, y));
+    let leader_at = args.scene.leader.map(|p| p.at().truncate());
     if let Some(pos) = leader_at {
         flock.set_leaders(&[LeaderState {
             pos,

@@ -151,7 +151,8 @@ fn point_preset(
 }
 
 fn run_one(preset: &Preset, boids: usize, seed: u64, steps: u64, last: u64) -> RunResult {
-    let mut sim = FlockSim::new(preset.flock_params(), boids, seed);
+    let mut sim =
+        FlockSim::<murmur_flock::murmur_core::Vec2>::new(preset.flock_params(), boids, seed);
     let (mut p, mut m) = (0.0, 0.0);
     for t in 0..steps {
         sim.step();

@@ -8,48 +8,70 @@ use crate::components::{
 use bevy_ecs::change_detection::{ContiguousRef, Tick};
 use bevy_ecs::prelude::*;
 use bevy_ecs::system::SystemChangeTick;
-use bevy_math::Vec2;
+use bevy_math::{Vec2, Vec3};
+use bevy_reflect::{Reflect, TypePath};
+use murmur_core::Vector;
 use murmur_core::sorted::BirdFlags;
+use std::marker::PhantomData;
 
 /// Birds whose flock or flags changed, noted by observers the moment it happens and taken in at
 /// the next `CollectNeighbours` (so none is missed, however many frames pass between ticks).
-#[derive(Resource, Default, Debug)]
-pub struct BirdChanges {
+/// One list per space: each space's take-in empties its own and passes over birds of flocks
+/// of the other.
+#[derive(Resource, Debug)]
+pub struct BirdChanges<V = Vec2> {
     /// Birds that got a [`Boid`] or a [`FlockMember`] (spawned, or moved to another flock).
     pub(crate) joined: Vec<Entity>,
     /// Flock, id and entity of birds that lost either (despawned, or moved away).
     left: Vec<(Entity, u32, Entity)>,
     /// Birds that became or stopped being [`Piloted`] or [`BodyDriven`].
     flags: Vec<Entity>,
+    space: PhantomData<fn() -> V>,
 }
 
+impl<V> Default for BirdChanges<V> {
+    fn default() -> Self {
+        Self {
+            joined: Vec::new(),
+            left: Vec::new(),
+            flags: Vec::new(),
+            space: PhantomData,
+        }
+    }
+}
+
+/// Both spaces' lists of changes, as the observers write them.
+type BothChanges<'w> = (ResMut<'w, BirdChanges<Vec2>>, ResMut<'w, BirdChanges<Vec3>>);
+
 /// Notes a bird that may have joined a flock.
-pub(crate) fn note_joined<C: Component>(event: On<Insert, C>, mut changes: ResMut<BirdChanges>) {
-    changes.joined.push(event.entity);
+pub(crate) fn note_joined<C: Component>(event: On<Insert, C>, mut changes: BothChanges) {
+    changes.0.joined.push(event.entity);
+    changes.1.joined.push(event.entity);
 }
 
 /// Notes a bird about to leave its flock (its [`Boid`] or [`FlockMember`] goes or is replaced).
 pub(crate) fn note_left<C: Component>(
     event: On<Discard, C>,
     birds: Query<(&Boid, &FlockMember)>,
-    mut changes: ResMut<BirdChanges>,
+    mut changes: BothChanges,
 ) {
     if let Ok((boid, member)) = birds.get(event.entity) {
-        changes.left.push((member.0, boid.id, event.entity));
+        let left = (member.0, boid.id, event.entity);
+        changes.0.left.push(left);
+        changes.1.left.push(left);
     }
 }
 
 /// Notes a bird whose [`Piloted`] or [`BodyDriven`] came or went.
-pub(crate) fn note_flags_added<C: Component>(event: On<Add, C>, mut changes: ResMut<BirdChanges>) {
-    changes.flags.push(event.entity);
+pub(crate) fn note_flags_added<C: Component>(event: On<Add, C>, mut changes: BothChanges) {
+    changes.0.flags.push(event.entity);
+    changes.1.flags.push(event.entity);
 }
 
 /// As [`note_flags_added`], for a flag going.
-pub(crate) fn note_flags_removed<C: Component>(
-    event: On<Remove, C>,
-    mut changes: ResMut<BirdChanges>,
-) {
-    changes.flags.push(event.entity);
+pub(crate) fn note_flags_removed<C: Component>(event: On<Remove, C>, mut changes: BothChanges) {
+    changes.0.flags.push(event.entity);
+    changes.1.flags.push(event.entity);
 }
 
 fn flags_of(piloted: bool, body_driven: bool) -> BirdFlags {
@@ -64,22 +86,29 @@ fn flags_of(piloted: bool, body_driven: bool) -> BirdFlags {
 }
 
 /// What the take-in reads of a bird.
-type BirdRow<'a> = (
+type BirdRow<'a, V> = (
     &'a Boid,
     &'a FlockMember,
-    &'a Position,
-    &'a Velocity,
+    &'a Position<V>,
+    &'a Velocity<V>,
     Has<Piloted>,
     Has<BodyDriven>,
 );
 
-/// Takes every flock's changes in, then sorts each flock into its neighbour grid. Birds whose
-/// [`FlockMember`] names no flock are left alone.
-pub fn collect_neighbours(
-    mut changes: ResMut<BirdChanges>,
-    mut flocks: Query<(&Flock, &mut FlockColumns)>,
-    birds: Query<BirdRow>,
-    moved: Query<(Entity, &Boid, &FlockMember, Ref<Position>, Ref<Velocity>)>,
+/// Takes every flock's changes in, then sorts each flock into its neighbour grid, for the
+/// flocks of space `V`. Birds whose [`FlockMember`] names no flock are left alone.
+pub fn collect_neighbours<V: Vector + Reflect + TypePath>(
+    mut changes: ResMut<BirdChanges<V>>,
+    mut flocks: Query<(&Flock, &mut FlockColumns<V>)>,
+    birds: Query<BirdRow<V>>,
+    placeless: Query<(&Boid, &FlockMember), Or<(Without<Position<V>>, Without<Velocity<V>>)>>,
+    moved: Query<(
+        Entity,
+        &Boid,
+        &FlockMember,
+        Ref<Position<V>>,
+        Ref<Velocity<V>>,
+    )>,
     mut commands: Commands,
     ticks: SystemChangeTick,
 ) {
@@ -93,6 +122,16 @@ pub fn collect_neighbours(
     }
     for bird in changes.joined.drain(..) {
         let Ok((boid, member, pos, vel, piloted, body_driven)) = birds.get(bird) else {
+            // A bird of a flock of this space without a place or velocity in it: given them at
+            // zero, it joins at the next tick (the flock member inserted again notes it).
+            if let Ok((_, member)) = placeless.get(bird)
+                && flocks.contains(member.0)
+            {
+                commands
+                    .entity(bird)
+                    .insert_if_new((Position(V::ZERO), Velocity(V::ZERO)));
+                commands.entity(bird).insert(*member);
+            }
             continue;
         };
         let Ok((_, mut c)) = flocks.get_mut(member.0) else {
@@ -131,7 +170,7 @@ pub fn collect_neighbours(
     // Birds that something else moved since the write-back (which stamps the components with
     // the tick this system last ran at, so that its own writes do not show here): a table at a
     // time, looking at the change ticks alone until one is newer.
-    let mut take_in = |bird: Entity, boid: &Boid, member: &FlockMember, pos: Vec2, vel: Vec2| {
+    let mut take_in = |bird: Entity, boid: &Boid, member: &FlockMember, pos: V, vel: V| {
         if let Ok((_, mut c)) = flocks.get_mut(member.0)
             && c.index.entity(boid.id) == Some(bird)
             && let Some(slot) = c.index.slot(boid.id)
@@ -191,7 +230,7 @@ pub fn collect_neighbours(
 const SCAN_BLOCK: usize = 256;
 
 /// Removes the bird with `id` from a flock's columns and index.
-fn remove_bird(c: &mut FlockColumns, id: u32) {
+fn remove_bird<V: Vector>(c: &mut FlockColumns<V>, id: u32) {
     let Some(slot) = c.index.slot(id) else {
         return;
     };

@@ -6,30 +6,31 @@ use crate::components::{
 use crate::systems::collect::BirdChanges;
 use bevy_ecs::change_detection::{ContiguousMut, DetectChangesMut, Tick};
 use bevy_ecs::prelude::*;
-use bevy_math::Vec2;
+use bevy_reflect::{Reflect, TypePath};
+use murmur_core::Vector;
 
-/// Integrates every flock (piloted birds keep their state).
-pub fn integrate(mut flocks: Query<(&Flock, &mut FlockColumns)>) {
+/// Integrates every flock of space `V` (piloted birds keep their state).
+pub fn integrate<V: Vector>(mut flocks: Query<(&Flock, &mut FlockColumns<V>)>) {
     for (flock, mut c) in &mut flocks {
         c.birds.integrate(&flock.params);
     }
 }
 
 /// What the write-back sets on a bird.
-type BirdOut<'a> = (
+type BirdOut<'a, V> = (
     Entity,
     &'a Boid,
     &'a FlockMember,
-    Mut<'a, Position>,
-    Mut<'a, Velocity>,
+    Mut<'a, Position<V>>,
+    Mut<'a, Velocity<V>>,
     Mut<'a, NeighbourCount>,
     Has<BodyDriven>,
 );
 
 /// A bird's new state, as the write-back hands it to its entity.
-struct NewState {
-    pos: Vec2,
-    vel: Vec2,
+struct NewState<V> {
+    pos: V,
+    vel: V,
     neighbours: u32,
 }
 
@@ -38,10 +39,10 @@ struct NewState {
 /// threads).
 /// The components are stamped as changed at the tick the flock took its birds in, so that
 /// games see them changed and the next take-in does not.
-pub fn write_back(
-    flocks: Query<&FlockColumns>,
-    mut birds: Query<BirdOut, Without<Piloted>>,
-    changes: Res<BirdChanges>,
+pub fn write_back<V: Vector + Reflect + TypePath>(
+    flocks: Query<&FlockColumns<V>>,
+    mut birds: Query<BirdOut<V>, Without<Piloted>>,
+    changes: Res<BirdChanges<V>>,
 ) {
     // Unless a bird joined since the take-in (spawned during the tick, or given a fresh id),
     // every bird of a flock is in its index: no need to check each one's entity.
@@ -50,7 +51,7 @@ pub fn write_back(
     let Ok(tables) = birds.contiguous_iter_mut() else {
         // Some bird's components are not stored in tables: entity by entity.
         birds.par_iter_mut().for_each_init(
-            || None::<(Entity, &FlockColumns)>,
+            || None::<(Entity, &FlockColumns<V>)>,
             |cache, (entity, boid, member, mut pos, mut vel, mut count, body_driven)| {
                 let Some((c, state)) = state_of(flocks, cache, entity, boid, member, true) else {
                     return;
@@ -126,13 +127,13 @@ const SERIAL_ROWS: usize = 16_384;
 
 /// Rows of a table, as the write-back writes them: what identifies each bird, and its state
 /// with the state's change ticks.
-struct Rows<'a> {
+struct Rows<'a, V: Vector + Reflect + TypePath> {
     entities: &'a [Entity],
     boids: &'a [Boid],
     members: &'a [FlockMember],
-    pos: &'a mut [Position],
+    pos: &'a mut [Position<V>],
     pos_t: &'a mut [Tick],
-    vel: &'a mut [Velocity],
+    vel: &'a mut [Velocity<V>],
     vel_t: &'a mut [Tick],
     count: &'a mut [NeighbourCount],
     count_t: &'a mut [Tick],
@@ -140,7 +141,12 @@ struct Rows<'a> {
 
 /// Writes the new state of a table's `rows` (positions left alone for `body_driven` birds)
 /// and stamps what it wrote as changed at the take-in's tick.
-fn write_rows(flocks: &Query<&FlockColumns>, checked: bool, body_driven: bool, rows: Rows) {
+fn write_rows<V: Vector + Reflect + TypePath>(
+    flocks: &Query<&FlockColumns<V>>,
+    checked: bool,
+    body_driven: bool,
+    rows: Rows<V>,
+) {
     let Rows {
         entities,
         boids,
@@ -233,13 +239,13 @@ fn write_rows(flocks: &Query<&FlockColumns>, checked: bool, body_driven: bool, r
 /// row's bird is not such a bird (the caller then writes the run bird by bird; the rows before
 /// it already hold their right state). `pos` is left alone for body-driven birds (`None`).
 #[inline]
-fn write_dense_run(
-    c: &FlockColumns,
+fn write_dense_run<V: Vector + Reflect + TypePath>(
+    c: &FlockColumns<V>,
     flock: Entity,
     boids: &[Boid],
     members: &[FlockMember],
-    pos: Option<&mut [Position]>,
-    vel: &mut [Velocity],
+    pos: Option<&mut [Position<V>]>,
+    vel: &mut [Velocity<V>],
     count: &mut [NeighbourCount],
 ) -> bool {
     let birds = c.birds();
@@ -247,10 +253,20 @@ fn write_dense_run(
     // Columns as slices of one length, held in registers through the loop: one bounds check a
     // bird. (The counts are as long as the columns after every sort, and the write-back follows
     // one; the shorter length keeps the slicing from panicking if it ever did not.)
-    let n = neighbours.len().min(cols.px.len());
+    let n = neighbours.len().min(cols.len());
     let neighbours = &neighbours[..n];
-    let (px, py) = (&cols.px[..n], &cols.py[..n]);
-    let (vx, vy) = (&cols.vx[..n], &cols.vy[..n]);
+    let (px, py) = (&cols.pos[0][..n], &cols.pos[1][..n]);
+    let (vx, vy) = (&cols.vel[0][..n], &cols.vel[1][..n]);
+    // The third axis of a 3D flock (empty, and never read, in 2D).
+    let third = V::DIM == 3;
+    let (pz, vz) = if third {
+        (&cols.pos[2][..n], &cols.vel[2][..n])
+    } else {
+        (&[][..], &[][..])
+    };
+    let at = |x: &[f32], y: &[f32], z: &[f32], s: usize| {
+        V::from_axes([x[s], y[s], if third { z[s] } else { 0.0 }])
+    };
     let rows = boids
         .iter()
         .zip(members)
@@ -263,7 +279,7 @@ fn write_dense_run(
                     return false;
                 };
                 count.0 = neighbours[s];
-                vel.0 = Vec2::new(vx[s], vy[s]);
+                vel.0 = at(vx, vy, vz, s);
             }
         }
         Some(pos) => {
@@ -272,8 +288,8 @@ fn write_dense_run(
                     return false;
                 };
                 count.0 = neighbours[s];
-                pos.0 = Vec2::new(px[s], py[s]);
-                vel.0 = Vec2::new(vx[s], vy[s]);
+                pos.0 = at(px, py, pz, s);
+                vel.0 = at(vx, vy, vz, s);
             }
         }
     }
@@ -284,14 +300,14 @@ fn write_dense_run(
 /// state of the bird `entity`, if it is in that flock's index (`checked`: make sure the index
 /// holds this very entity; not needed while no bird joined since the take-in).
 #[inline]
-fn state_of<'a>(
-    flocks: &'a Query<&FlockColumns>,
-    cache: &mut Option<(Entity, &'a FlockColumns)>,
+fn state_of<'a, V: Vector>(
+    flocks: &'a Query<&FlockColumns<V>>,
+    cache: &mut Option<(Entity, &'a FlockColumns<V>)>,
     entity: Entity,
     boid: &Boid,
     member: &FlockMember,
     checked: bool,
-) -> Option<(&'a FlockColumns, NewState)> {
+) -> Option<(&'a FlockColumns<V>, NewState<V>)> {
     let c = match *cache {
         Some((flock, c)) if flock == member.0 => c,
         _ => {
@@ -307,8 +323,8 @@ fn state_of<'a>(
     let birds = c.birds();
     let cols = birds.columns();
     let state = NewState {
-        pos: Vec2::new(cols.px[slot], cols.py[slot]),
-        vel: Vec2::new(cols.vx[slot], cols.vy[slot]),
+        pos: cols.pos_of(slot),
+        vel: cols.vel_of(slot),
         neighbours: birds.neighbours()[slot],
     };
     Some((c, state))

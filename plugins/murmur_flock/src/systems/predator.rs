@@ -3,21 +3,23 @@
 
 use crate::components::{Boid, Flock, FlockColumns, Hunter, Piloted, Position, Predator, Velocity};
 use bevy_ecs::prelude::*;
+use bevy_reflect::{Reflect, TypePath};
+use murmur_core::Vector;
 use murmur_core::predator::nearest;
 
 /// Each hunting predator turns towards the nearest bird of any flock (as the birds are after
 /// this tick's move) and flies on, kept in the world by that flock's edges.
-pub fn hunt(
+pub fn hunt<V: Vector + Reflect + TypePath>(
     mut hunters: Query<
-        (&Predator, &mut Position, &mut Velocity),
+        (&Predator, &mut Position<V>, &mut Velocity<V>),
         (With<Hunter>, Without<Piloted>, Without<Boid>),
     >,
-    flocks: Query<(&Flock, &FlockColumns)>,
+    flocks: Query<(&Flock, &FlockColumns<V>)>,
 ) {
     for (predator, mut pos, mut vel) in &mut hunters {
-        let mut best: Option<(f32, &Flock, bevy_math::Vec2)> = None;
+        let mut best: Option<(f32, &Flock, V)> = None;
         for (flock, c) in &flocks {
-            let world = flock.params.bounds();
+            let world = flock.params.bounds_in::<V>();
             let birds = c.birds();
             if let Some(i) = nearest(&world, pos.0, birds.columns()) {
                 let d = world.delta(pos.0, birds.pos(i));
@@ -34,7 +36,7 @@ pub fn hunt(
         flock
             .params
             .edges
-            .confine(&flock.params.bounds(), &mut p, &mut v);
+            .confine(&flock.params.bounds_in::<V>(), &mut p, &mut v);
         pos.0 = p;
         vel.0 = v;
     }

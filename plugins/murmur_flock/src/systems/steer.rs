@@ -2,9 +2,10 @@
 
 use crate::components::{Flock, FlockColumns};
 use bevy_ecs::prelude::*;
+use murmur_core::Vector;
 
-/// Sets every bird's acceleration from its flock's model.
-pub fn steer(mut flocks: Query<(&Flock, &mut FlockColumns)>) {
+/// Sets every bird's acceleration from its flock's model (the flocks of space `V`).
+pub fn steer<V: Vector>(mut flocks: Query<(&Flock, &mut FlockColumns<V>)>) {
     for (flock, mut c) in &mut flocks {
         c.birds.steer(&flock.params);
     }
