@@ -5,11 +5,12 @@
 use super::ModeError;
 mod plot;
 
-use crate::scene::text::parse_world;
+use crate::scene::text::{WorldSize, parse_world_size};
 use clap::Args;
 use murmur_flock::murmur_core::metrics::Regime;
 use murmur_flock::murmur_core::preset::Preset;
 use murmur_flock::murmur_core::sim::FlockSim;
+use murmur_flock::murmur_core::{Vec2, Vec3, Vector};
 use plot::Series;
 use rayon::prelude::*;
 use std::fmt::Write as _;
@@ -36,9 +37,10 @@ pub struct SweepArgs {
     /// Number of birds; a list (`40,100,400`) gives one series each.
     #[arg(long, value_delimiter = ',', default_value = "100")]
     pub boids: Vec<u32>,
-    /// World size per series, `LxL` (one for all, or one per --boids entry); default: the preset's.
-    #[arg(long, value_delimiter = ',', value_parser = parse_world)]
-    pub world: Vec<(f32, f32)>,
+        /// World size per series, `LxL` or in 3D `LxLxL` (one for all, or one per --boids entry);
+    /// default: the preset's.
+    #[arg(long, value_delimiter = ',', value_parser = parse_world_size)]
+    pub world: Vec<WorldSize>,
     /// Ticks per run.
     #[arg(long, default_value_t = 2000)]
     pub steps: u64,
@@ -151,8 +153,17 @@ fn point_preset(
 }
 
 fn run_one(preset: &Preset, boids: usize, seed: u64, steps: u64, last: u64) -> RunResult {
-    let mut sim =
-        FlockSim::<murmur_flock::murmur_core::Vec2>::new(preset.flock_params(), boids, seed);
+    if preset.world.depth > 0.0 {
+        run_in::<Vec3>(preset, boids, seed, steps, last)
+    } else {
+        run_in::<Vec2>(preset, boids, seed, steps, last)
+    }
+}
+
+/// [`run_one`] in space `V` (a 3D preset's solids included).
+fn run_in<V: Vector>(preset: &Preset, boids: usize, seed: u64, steps: u64, last: u64) -> RunResult {
+    let mut sim = FlockSim::<V>::new(preset.flock_params(), boids, seed);
+    sim.solids = preset.obstacles.iter().filter_map(|o| o.solid()).collect();
     let (mut p, mut m) = (0.0, 0.0);
     for t in 0..steps {
         sim.step();
@@ -203,9 +214,12 @@ pub fn run(args: SweepArgs) -> Result<(), ModeError> {
         .enumerate()
         .map(|(i, &n)| {
             let mut p = base.clone();
-            if let Some(&(w, h)) = args.world.get(i).or(args.world.first()) {
-                p.world.width = w;
-                p.world.height = h;
+                        if let Some(size) = args.world.get(i).or(args.world.first()) {
+                p.world.width = size.width;
+                p.world.height = size.height;
+                if let Some(depth) = size.depth {
+                    p.world.depth = depth;
+                }
             }
             (n as usize, p)
         })
@@ -298,7 +312,11 @@ pub fn run(args: SweepArgs) -> Result<(), ModeError> {
     std::fs::write(&csv_path, csv)
         .map_err(|e| ModeError::Failed(format!("cannot write {}: {e}", csv_path.display())))?;
 
-    let model = base.model.name();
+    let model = if base.world.depth > 0.0 {
+        format!("{} (3D)", base.model.name())
+    } else {
+        base.model.name().to_string()
+    };
     let caption = format!(
         "{} steps, last {} averaged, {} seeds",
         args.steps, args.average_last, args.seeds
