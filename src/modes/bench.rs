@@ -5,6 +5,9 @@
 use super::{ModeError, headless};
 use bevy::prelude::*;
 use clap::Args;
+use bevy::reflect::TypePath;
+use murmur_flock::murmur_core::Vector;
+use murmur_flock::murmur_core::fast::FastFlock as AnyFastFlock;
 use murmur_flock::murmur_core::grid::{NeighbourSums, SumsRequest};
 use murmur_flock::murmur_core::params::FlockParams;
 use murmur_flock::murmur_core::prelude::{FastFlock, FlockSim, NeighbourGrid};
@@ -55,8 +58,12 @@ pub enum BenchPart {
     Neighbours,
     /// The ABM frameworks comparison's flocking benchmark.
     Abm,
-    /// The GPU path against the CPU's at each size (what `--gpu` asks for).
+        /// The GPU path against the CPU's at each size (what `--gpu` asks for).
     Gpu,
+    /// 3D beside 2D: FastFlock and the plugins in each, one model, each world sized for the
+    /// same mean number of neighbours; then a million 3D birds.
+    #[value(name = "3d")]
+    Depth,
 }
 
 /// Whether `args` ask for `part`: the parts `--only` lists; else `--gpu` alone, or every part but
@@ -111,7 +118,18 @@ fn params_for(preset: &Preset, n: usize, neighbours: f64) -> FlockParams {
     let r = params.model.interaction_radius() as f64;
     let side = (n as f64 * std::f64::consts::PI * r * r / neighbours).sqrt() as f32;
     params.world_size = Vec2::splat(side);
+    params.world_depth = 0.0;
     params.edges.mode = murmur_flock::murmur_core::edges::EdgeMode::Wrap;
+    params
+}
+
+/// [`params_for`] in 3D: a cubic 3-torus where a bird has `neighbours` others within the
+/// interaction radius (a ball) on average; the same model.
+fn params_for_3d(preset: &Preset, n: usize, neighbours: f64) -> FlockParams {
+    let mut params = params_for(preset, n, neighbours);
+    let r = params.model.interaction_radius() as f64;
+    let side = (n as f64 * 4.0 / 3.0 * std::f64::consts::PI * r.powi(3) / neighbours).cbrt() as f32;
+    (params.world_size, params.world_depth) = (Vec2::splat(side), side);
     params
 }
 
@@ -127,7 +145,11 @@ fn pool(threads: usize) -> rayon::ThreadPool {
 /// flock draws together as it flies; a fixed window keeps every measurement, whatever its
 /// speed or thread count, at the same densities (and the same states: results do not depend
 /// on the thread count).
-fn window_rate(start: &FastFlock, steps: usize, time: Duration) -> (f64, FastFlock) {
+fn window_rate<V: Vector>(
+    start: &AnyFastFlock<V>,
+    steps: usize,
+    time: Duration,
+) -> (f64, AnyFastFlock<V>) {
     let mut timed = Duration::ZERO;
     let mut runs = 0;
     loop {
@@ -216,10 +238,10 @@ fn phase_clock<const END: usize>(mut clocks: ResMut<PhaseClocks>) {
 
 /// `ticks` ticks of the plugins from the given start (after `warm` untimed ones), with a clock
 /// between each two phases: milliseconds a tick in each.
-fn plugin_phases(
+fn plugin_phases<V: Vector + Reflect + TypePath>(
     params: &FlockParams,
-    pos: &[Vec2],
-    vel: &[Vec2],
+    pos: &[V],
+    vel: &[V],
     warm: u64,
     ticks: u64,
 ) -> PluginPhases {
@@ -235,8 +257,8 @@ fn plugin_phases(
             phase_clock::<3>.after(TurnAtEdges).before(Integrate),
             phase_clock::<4>
                 .in_set(Integrate)
-                .after(integrate::<Vec2>)
-                .before(hunt::<Vec2>),
+                                .after(integrate::<V>)
+                .before(hunt::<V>),
             phase_clock::<5>.after(Integrate),
         ),
     );
@@ -285,7 +307,8 @@ pub fn run(args: BenchArgs) -> Result<(), ModeError> {
         (wants(BenchPart::Ecs), 1),
         (wants(BenchPart::Neighbours), neighbour_sizes),
         (wants(BenchPart::Abm), 2),
-        (wants(BenchPart::Gpu), sizes.len()),
+                (wants(BenchPart::Gpu), sizes.len()),
+        (wants(BenchPart::Depth), 2),
     ]
     .iter()
     .filter(|(on, _)| *on)
@@ -430,8 +453,11 @@ pub fn run(args: BenchArgs) -> Result<(), ModeError> {
             bench.progress.advance(1);
         }
     }
-    if bench.wants(BenchPart::Gpu) {
+        if bench.wants(BenchPart::Gpu) {
         gpu_speed(&mut bench, &preset, &sizes);
+    }
+    if bench.wants(BenchPart::Depth) {
+        depth_speed(&mut bench, &preset, &sizes);
     }
     bench.progress.finish();
     if !bench.args.json {
@@ -492,6 +518,125 @@ fn gpu_speed(bench: &mut Bench, preset: &Preset, sizes: &[usize]) {
         bench.emit(line);
         bench.progress.advance(1);
     }
+}
+
+/// One start of FastFlock in space `V` for `params` (two ticks in: sorted, buffers warm), and
+/// its state by id.
+fn fast_start<V: Vector>(params: &FlockParams, n: usize) -> (AnyFastFlock<V>, Vec<V>, Vec<V>) {
+    let mut start = AnyFastFlock::<V>::new(params.clone(), n, 1);
+    start.step();
+    start.step();
+    let (pos, vel) = start.birds().state_by_id();
+    (start, pos, vel)
+}
+
+/// The plugins' app from a state, ready for timed windows (two ticks in).
+fn ecs_start<V: Vector + Reflect + TypePath>(
+    params: &FlockParams,
+    pos: &[V],
+    vel: &[V],
+) -> impl FnMut() -> Box<dyn FnMut()> {
+    let (params, pos, vel) = (params.clone(), pos.to_vec(), vel.to_vec());
+    move || {
+        let (mut app, flock) = headless::flock_app_from(params.clone(), &pos, &vel, 1);
+        headless::ready(&mut app);
+        advance_ticks(&mut app, flock, 2);
+        Box::new(move || {
+            advance_ticks(&mut app, flock, 1);
+        })
+    }
+}
+
+/// 3D beside 2D: FastFlock and the plugins in each space, the same model, at the largest size
+/// up to 100,000 (windows taken in turns, on all threads); then FastFlock at a million birds in
+/// each space.
+fn depth_speed(bench: &mut Bench, preset: &Preset, sizes: &[usize]) {
+    let all = rayon::current_num_threads();
+    let n = sizes
+        .iter()
+        .copied()
+        .filter(|&n| n <= 100_000)
+        .max()
+        .unwrap_or(100_000);
+    let (window, time) = (bench.window(), bench.measure_time());
+    let (flat, deep) = (
+        params_for(preset, n, bench.args.neighbours),
+        params_for_3d(preset, n, bench.args.neighbours),
+    );
+    let (flat_fast, flat_pos, flat_vel) = fast_start::<Vec2>(&flat, n);
+    let (deep_fast, deep_pos, deep_vel) = fast_start::<Vec3>(&deep, n);
+    let fast = |start: &AnyFastFlock<Vec2>| {
+        let start = start.clone();
+        move || {
+            let mut flock = start.clone();
+            Box::new(move || flock.step()) as Box<dyn FnMut()>
+        }
+    };
+    let fast3 = |start: &AnyFastFlock<Vec3>| {
+        let start = start.clone();
+        move || {
+            let mut flock = start.clone();
+            Box::new(move || flock.step()) as Box<dyn FnMut()>
+        }
+    };
+    let mut starts: [Box<dyn FnMut() -> Box<dyn FnMut()>>; 4] = [
+        Box::new(fast(&flat_fast)),
+        Box::new(fast3(&deep_fast)),
+        Box::new(ecs_start(&flat, &flat_pos, &flat_vel)),
+        Box::new(ecs_start(&deep, &deep_pos, &deep_vel)),
+    ];
+    let mut timed: [Timed; 4] = Default::default();
+    while timed.iter().any(|t| t.time < time) {
+        for (t, start) in timed.iter_mut().zip(starts.iter_mut()) {
+            t.window(window, start);
+        }
+    }
+    let [fast2, fast3, ecs2, ecs3] = timed.map(|t| t.rate());
+    let radius = flat.model.interaction_radius();
+    let phases = plugin_phases(&deep, &deep_pos, &deep_vel, 2, window as u64);
+    bench.emit(json!({
+        "kind": "3d", "boids": n, "threads": all, "steps": window,
+        "preset": bench.args.preset,
+        "mean_neighbours_2d": mean_neighbours(flat_fast.grid(), radius),
+        "mean_neighbours_3d": mean_neighbours_3d(deep_fast.grid(), radius),
+        "fast_2d_steps_per_s": fast2, "fast_3d_steps_per_s": fast3,
+        "fast_3d_over_2d": fast3 / fast2,
+        "ecs_2d_steps_per_s": ecs2, "ecs_3d_steps_per_s": ecs3,
+        "ecs_3d_over_fast_3d": ecs3 / fast3, "ecs_2d_over_fast_2d": ecs2 / fast2,
+        "world_3d": deep.world_size3().to_array(),
+        "ecs_3d_phase_ms": phases.to_json(),
+    }));
+    bench.progress.advance(1);
+    // A million birds in each space: fewer, shorter windows.
+    let big = 1_000_000;
+    let (flat, deep) = (
+        params_for(preset, big, bench.args.neighbours),
+        params_for_3d(preset, big, bench.args.neighbours),
+    );
+    let steps = (window / 10).max(3);
+    let (flat_start, ..) = fast_start::<Vec2>(&flat, big);
+    let (deep_start, ..) = fast_start::<Vec3>(&deep, big);
+    let (flat_rate, _) = window_rate(&flat_start, steps, time);
+    let (deep_rate, _) = window_rate(&deep_start, steps, time);
+    bench.emit(json!({
+        "kind": "3d", "boids": big, "threads": all, "steps": steps,
+        "preset": bench.args.preset,
+        "mean_neighbours_3d": mean_neighbours_3d(deep_start.grid(), radius),
+        "fast_2d_steps_per_s": flat_rate, "fast_3d_steps_per_s": deep_rate,
+        "fast_3d_over_2d": deep_rate / flat_rate,
+        "fast_3d_boid_steps_per_s_per_core": deep_rate * big as f64 / all as f64,
+    }));
+    bench.progress.advance(1);
+}
+
+/// [`mean_neighbours`] of a 3D grid.
+fn mean_neighbours_3d(grid: &murmur_flock::murmur_core::grid::NeighbourGrid<Vec3>, radius: f32) -> f64 {
+    use rayon::prelude::*;
+    let total: u64 = (0..grid.len())
+        .into_par_iter()
+        .map(|k| grid.for_each_neighbour(k, radius, usize::MAX, |_, _, _| ()) as u64)
+        .sum();
+    total as f64 / grid.len().max(1) as f64
 }
 
 /// Mean number of other boids within `radius`, over the grid's boids.
@@ -754,6 +899,35 @@ fn print_tables(lines: &[serde_json::Value]) {
                 f(&l["gpu_steps_per_s"]),
                 f(&l["cpu_steps_per_s"]),
                 f(&l["gpu_over_cpu"])
+            );
+        }
+    }
+        for l in of(lines, "3d") {
+        if l.get("ecs_3d_steps_per_s").is_some() {
+            println!(
+                "\n3D beside 2D ({} preset, torus, {} birds, {} threads; mean neighbours 2D {:.1}, 3D {:.1}): FastFlock {:.1} steps/s in 2D, {:.1} in 3D = {:.2}x; the plugins {:.1} steps/s in 2D ({:.2}x FastFlock), {:.1} in 3D ({:.2}x FastFlock 3D)",
+                l["preset"].as_str().unwrap_or(""),
+                l["boids"],
+                l["threads"],
+                f(&l["mean_neighbours_2d"]),
+                f(&l["mean_neighbours_3d"]),
+                f(&l["fast_2d_steps_per_s"]),
+                f(&l["fast_3d_steps_per_s"]),
+                f(&l["fast_3d_over_2d"]),
+                f(&l["ecs_2d_steps_per_s"]),
+                f(&l["ecs_2d_over_fast_2d"]),
+                f(&l["ecs_3d_steps_per_s"]),
+                f(&l["ecs_3d_over_fast_3d"]),
+            );
+        } else {
+            println!(
+                "{} birds: FastFlock {:.2} steps/s in 2D, {:.2} in 3D = {:.2}x ({:.3e} 3D boid-steps/s a core; mean neighbours 3D {:.1})",
+                l["boids"],
+                f(&l["fast_2d_steps_per_s"]),
+                f(&l["fast_3d_steps_per_s"]),
+                f(&l["fast_3d_over_2d"]),
+                f(&l["fast_3d_boid_steps_per_s_per_core"]),
+                f(&l["mean_neighbours_3d"]),
             );
         }
     }
