@@ -4,8 +4,8 @@
 
 use super::{ModeError, headless};
 use bevy::prelude::*;
-use clap::Args;
 use bevy::reflect::TypePath;
+use clap::Args;
 use murmur_flock::murmur_core::Vector;
 use murmur_flock::murmur_core::fast::FastFlock as AnyFastFlock;
 use murmur_flock::murmur_core::grid::{NeighbourSums, SumsRequest};
@@ -58,7 +58,7 @@ pub enum BenchPart {
     Neighbours,
     /// The ABM frameworks comparison's flocking benchmark.
     Abm,
-        /// The GPU path against the CPU's at each size (what `--gpu` asks for).
+    /// The GPU path against the CPU's at each size (what `--gpu` asks for).
     Gpu,
     /// 3D beside 2D: FastFlock and the plugins in each, one model, each world sized for the
     /// same mean number of neighbours; then a million 3D birds.
@@ -257,7 +257,7 @@ fn plugin_phases<V: Vector + Reflect + TypePath>(
             phase_clock::<3>.after(TurnAtEdges).before(Integrate),
             phase_clock::<4>
                 .in_set(Integrate)
-                                .after(integrate::<V>)
+                .after(integrate::<V>)
                 .before(hunt::<V>),
             phase_clock::<5>.after(Integrate),
         ),
@@ -307,7 +307,7 @@ pub fn run(args: BenchArgs) -> Result<(), ModeError> {
         (wants(BenchPart::Ecs), 1),
         (wants(BenchPart::Neighbours), neighbour_sizes),
         (wants(BenchPart::Abm), 2),
-                (wants(BenchPart::Gpu), sizes.len()),
+        (wants(BenchPart::Gpu), sizes.len()),
         (wants(BenchPart::Depth), 2),
     ]
     .iter()
@@ -453,7 +453,7 @@ pub fn run(args: BenchArgs) -> Result<(), ModeError> {
             bench.progress.advance(1);
         }
     }
-        if bench.wants(BenchPart::Gpu) {
+    if bench.wants(BenchPart::Gpu) {
         gpu_speed(&mut bench, &preset, &sizes);
     }
     if bench.wants(BenchPart::Depth) {
@@ -630,7 +630,10 @@ fn depth_speed(bench: &mut Bench, preset: &Preset, sizes: &[usize]) {
 }
 
 /// [`mean_neighbours`] of a 3D grid.
-fn mean_neighbours_3d(grid: &murmur_flock::murmur_core::grid::NeighbourGrid<Vec3>, radius: f32) -> f64 {
+fn mean_neighbours_3d(
+    grid: &murmur_flock::murmur_core::grid::NeighbourGrid<Vec3>,
+    radius: f32,
+) -> f64 {
     use rayon::prelude::*;
     let total: u64 = (0..grid.len())
         .into_par_iter()
@@ -902,7 +905,7 @@ fn print_tables(lines: &[serde_json::Value]) {
             );
         }
     }
-        for l in of(lines, "3d") {
+    for l in of(lines, "3d") {
         if l.get("ecs_3d_steps_per_s").is_some() {
             println!(
                 "\n3D beside 2D ({} preset, torus, {} birds, {} threads; mean neighbours 2D {:.1}, 3D {:.1}): FastFlock {:.1} steps/s in 2D, {:.1} in 3D = {:.2}x; the plugins {:.1} steps/s in 2D ({:.2}x FastFlock), {:.1} in 3D ({:.2}x FastFlock 3D)",

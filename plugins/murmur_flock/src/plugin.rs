@@ -127,7 +127,7 @@ impl Plugin for FlockPlugin {
                 tick::measure_fraction.in_set(tick::TickFractionSystems),
             );
         phases::<Vec2>(app, self.schedule);
-                phases::<Vec3>(app, self.schedule);
+        phases::<Vec3>(app, self.schedule);
         // Solids are a 3D flock's obstacles (a flat flock's are a physics plugin's systems).
         app.add_systems(
             self.schedule,
@@ -158,7 +158,6 @@ where
             collect::collect_neighbours::<V>.in_set(CollectNeighbours),
             steer::steer::<V>.in_set(Steer),
             leader::follow_leaders::<V>.in_set(FollowLeader),
-            
             edges::turn_at_edges::<V>.in_set(TurnAtEdges),
             integrate::integrate::<V>.in_set(Integrate),
             predator::hunt::<V>

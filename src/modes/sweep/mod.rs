@@ -37,7 +37,7 @@ pub struct SweepArgs {
     /// Number of birds; a list (`40,100,400`) gives one series each.
     #[arg(long, value_delimiter = ',', default_value = "100")]
     pub boids: Vec<u32>,
-        /// World size per series, `LxL` or in 3D `LxLxL` (one for all, or one per --boids entry);
+    /// World size per series, `LxL` or in 3D `LxLxL` (one for all, or one per --boids entry);
     /// default: the preset's.
     #[arg(long, value_delimiter = ',', value_parser = parse_world_size)]
     pub world: Vec<WorldSize>,
@@ -214,7 +214,7 @@ pub fn run(args: SweepArgs) -> Result<(), ModeError> {
         .enumerate()
         .map(|(i, &n)| {
             let mut p = base.clone();
-                        if let Some(size) = args.world.get(i).or(args.world.first()) {
+            if let Some(size) = args.world.get(i).or(args.world.first()) {
                 p.world.width = size.width;
                 p.world.height = size.height;
                 if let Some(depth) = size.depth {
