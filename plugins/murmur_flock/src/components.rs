@@ -65,10 +65,10 @@ pub struct Piloted;
 pub struct BodyDriven;
 
 /// A predator: birds of every flock within its range turn away from it (the DE1-SoC rule).
-/// Place it with a [`Position`]; add [`Hunter`] to have it chase the nearest bird, or move it
-/// yourself (the app's player can be one).
+/// Place it with a [`Position`] (`Position<Vec3>` for 3D flocks; none: at the flat origin) and
+/// it is given a [`Velocity`] of the same space; add [`Hunter`] to have it chase the nearest
+/// bird, or move it yourself (the app's player can be one).
 #[derive(Component, Reflect, Clone, Copy, Debug, PartialEq)]
-#[require(Position, Velocity)]
 #[reflect(Component)]
 pub struct Predator {
     /// Range, how hard birds turn away, and how a hunter flies.
@@ -95,9 +95,10 @@ pub struct Flock {
 }
 
 /// A leader: birds of every flock (or only of `only`) steer relative to it, following or
-/// fleeing as its parameters say. Place it with a [`Position`].
+/// fleeing as its parameters say. Place it with a [`Position`]: `Position<Vec2>` for flat
+/// flocks, `Position<Vec3>` for 3D ones, or both (none: at the flat origin). A flock sees only
+/// the leaders placed in its own space.
 #[derive(Component, Reflect, Clone, Copy, Debug, PartialEq)]
-#[require(Position)]
 #[reflect(Component)]
 pub struct Leader {
     /// Seek / arrive / orbit or flee, and how strongly.
@@ -190,6 +191,37 @@ pub struct FlockSolid(pub Solid);
 
 /// Gives a [`Flock`] the [`FlockColumns`] of its parameters' space (taking away the other
 /// space's, should its parameters have changed space).
+/// Places a new leader or predator in the space its [`Position`] says: with none, at the flat
+/// origin (as a `require` would, but without giving a 3D one a flat twin that flat flocks
+/// would see at the origin); a predator also gets a standing [`Velocity`] of its space.
+pub(crate) fn place_in_space<T: Component>(
+    event: On<Add, T>,
+    placed: Query<(
+        Has<Position<Vec2>>,
+        Has<Position<Vec3>>,
+        Has<Velocity<Vec2>>,
+        Has<Velocity<Vec3>>,
+        Has<Predator>,
+    )>,
+    mut commands: Commands,
+) {
+    let Ok((flat, deep, flat_vel, deep_vel, predator)) = placed.get(event.entity) else {
+        return;
+    };
+    let mut entity = commands.entity(event.entity);
+    if !flat && !deep {
+        entity.insert(Position(Vec2::ZERO));
+    }
+    if predator {
+        if (flat || !deep) && !flat_vel {
+            entity.insert(Velocity(Vec2::ZERO));
+        }
+        if deep && !deep_vel {
+            entity.insert(Velocity(Vec3::ZERO));
+        }
+    }
+}
+
 pub(crate) fn give_columns(
     event: On<Insert, Flock>,
     flocks: Query<(&Flock, Has<FlockColumns<Vec2>>, Has<FlockColumns<Vec3>>)>,

@@ -2,7 +2,7 @@
 
 use crate::components::{
     BodyDriven, Boid, Flock, FlockMember, Hunter, Leader, NeighbourCount, Piloted, Position,
-    Predator, Velocity, give_columns,
+    Predator, Velocity, give_columns, place_in_space,
 };
 use crate::player::PlayerPlugin;
 use crate::systems;
@@ -92,6 +92,8 @@ impl Plugin for FlockPlugin {
             .init_resource::<BirdChanges<Vec2>>()
             .init_resource::<BirdChanges<Vec3>>()
             .add_observer(give_columns)
+            .add_observer(place_in_space::<Leader>)
+            .add_observer(place_in_space::<Predator>)
             .insert_resource(TickCheck {
                 schedule: self.schedule,
                 timestep: self.timestep,
