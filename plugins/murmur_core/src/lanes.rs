@@ -9,6 +9,8 @@ pub(crate) const LANES: usize = 8;
 pub(crate) type Lane = [f32; LANES];
 
 #[cfg(test)]
+// The checks loop over a space's axes, indexing several per-axis arrays at once.
+#[allow(clippy::needless_range_loop)]
 mod tests {
     use super::*;
     use crate::grid::GridLayout;

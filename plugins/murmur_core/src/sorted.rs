@@ -7,6 +7,9 @@
 //! tick: the order in which a bird's neighbours are summed is the same in all three (cells in a
 //! fixed order, each cell's birds by id).
 
+// Loops over a space's axes index several per-axis arrays at once (`for a in 0..DIM`).
+#![allow(clippy::needless_range_loop)]
+
 use crate::chunks::{ChunkColumns, ColumnParts, Parts, for_each_chunk};
 use crate::edges::EdgeMode;
 use crate::grid::{Columns, NeighbourGrid, NeighbourSums};

@@ -451,8 +451,8 @@ impl Vector for Vec3 {
     fn turn_towards(dir: Self, to: Self, max_angle: f32) -> Self {
         let cos = dir.dot(to).clamp(-1.0, 1.0);
         let angle = cos.acos();
-        if !(angle > max_angle) {
-            // Within reach (or not a number: keep the target, as 2D's clamp does).
+        // Within reach (or not a number: keep the target, as 2D's clamp does).
+        if angle.partial_cmp(&max_angle) != Some(std::cmp::Ordering::Greater) {
             return if angle.is_finite() { to } else { dir };
         }
         // Rotate `dir` by `max_angle` in the plane of the two; straight back, about any axis

@@ -4,6 +4,9 @@
 //! grid (cells, seams, spans, lanes) must find the same neighbours and reach the same state, to
 //! float rounding. Couzin's zones, which visit neighbours one by one, are re-implemented here.
 
+// Loops over a space's axes index several per-axis arrays at once.
+#![allow(clippy::needless_range_loop)]
+
 use murmur_core::grid::{NeighbourGrid, NeighbourSums};
 use murmur_core::leader::{LeaderMode, LeaderParams};
 use murmur_core::models::{Model, SteerContext};
@@ -47,7 +50,8 @@ fn brute_sums<V: Vector>(
         if min_cos > -1.0 && heading != V::ZERO {
             let cos = heading.dot(d) / dist;
             borderline |= (cos - min_cos).abs() < 1e-5 && dist < sight.max(near);
-            if !(heading.dot(d) >= min_cos * dist) {
+            // Outside the field of view (or not a number).
+            if heading.dot(d).partial_cmp(&(min_cos * dist)).is_none_or(|o| o.is_lt()) {
                 continue;
             }
         }

@@ -239,7 +239,7 @@ fn place_on_click(
         }
         return;
     }
-    let centre = centre_of_3d_flock(&deep).unwrap_or(Vec3::ZERO);
+    let centre = centre_of_3d_flock(deep).unwrap_or(Vec3::ZERO);
     if let Some(at) = cursor_on_plane(window, camera, transform, settings.plane, centre) {
         commands.place_leader(at, settings.params);
     }

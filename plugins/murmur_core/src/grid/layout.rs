@@ -1,5 +1,8 @@
 //! Cell geometry: how a world box and an interaction radius become nx x ny (x nz) cells.
 
+// Loops over a space's axes index several per-axis arrays at once (`for a in 0..DIM`).
+#![allow(clippy::needless_range_loop)]
+
 use crate::lanes::{LANES, Lane};
 use crate::space::Vector;
 use crate::world::WorldBounds;

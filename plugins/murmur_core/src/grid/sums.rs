@@ -5,6 +5,9 @@
 //! loops over axes run to the space's `DIM`, so a 2D flock's sums are the very operations they
 //! always were.
 
+// Loops over a space's axes index several per-axis arrays at once (`for a in 0..DIM`).
+#![allow(clippy::needless_range_loop)]
+
 use super::lanes::{LANES, Lanes, Plain};
 use super::{CellBlock, NeighbourGrid, Span};
 use crate::space::Vector;
