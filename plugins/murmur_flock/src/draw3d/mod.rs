@@ -78,7 +78,7 @@ fn give_instances(
 }
 
 /// The orientation of a bird flying along `forward` (unit) that turns with the lateral
-/// acceleration `turning`: its up tilted into the turn, by up to [`MAX_BANK`], as much as the
+/// acceleration `turning`: its up tilted into the turn, by up to one radian, as much as the
 /// turn is strong against `scale` (about the flock's strongest steering).
 pub fn banked(forward: Vec3, turning: Vec3, scale: f32) -> Quat {
     let lateral = turning - forward * turning.dot(forward);
