@@ -12,6 +12,7 @@ use super::lanes::{LANES, Lanes, Plain};
 use super::{CellBlock, NeighbourGrid, Span};
 use crate::space::Vector;
 use glam::Vec2;
+#[cfg(target_arch = "x86_64")]
 use std::any::TypeId;
 use std::ops::Range;
 
@@ -331,6 +332,7 @@ unsafe fn totals<S: Vector, L: Lanes, const NEAR: bool, const INVERSE: bool>(
 }
 
 /// `slice` as a slice of `B` when `A` is `B` (a 2D flock's sums handed to 2D-only code).
+#[cfg(target_arch = "x86_64")]
 #[inline(always)]
 fn same_type_mut<A: 'static, B: 'static>(slice: &mut [A]) -> Option<&mut [B]> {
     (TypeId::of::<A>() == TypeId::of::<B>()).then(|| {
@@ -340,6 +342,7 @@ fn same_type_mut<A: 'static, B: 'static>(slice: &mut [A]) -> Option<&mut [B]> {
 }
 
 /// `value` as a `B` when `A` is `B`.
+#[cfg(target_arch = "x86_64")]
 #[inline(always)]
 fn same_type<A: 'static, B: 'static>(value: &A) -> Option<&B> {
     (TypeId::of::<A>() == TypeId::of::<B>()).then(|| {
