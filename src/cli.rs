@@ -142,6 +142,18 @@ pub struct BoardArgs {
 }
 
 impl BoardArgs {
+    /// Refuses the board beside a 3D flock: the board's Q15 model flies a flat one.
+    pub fn check(&self, scene: &crate::scene::SceneConfig) -> Result<(), crate::modes::ModeError> {
+        let depth = scene.preset.world.depth;
+        if self.oled && depth > 0.0 {
+            return Err(crate::modes::ModeError::Usage(format!(
+                "--oled shows the microboids board, whose Q15 model flies a flat flock, and the \
+                 preset is 3D (its world is {depth} deep): leave out --oled or choose a 2D preset"
+            )));
+        }
+        Ok(())
+    }
+
     /// The board panel these flags ask for.
     pub fn panel(&self) -> crate::app::board::BoardPanel {
         crate::app::board::BoardPanel {

@@ -80,6 +80,7 @@ struct Plan {
 /// Runs `murmur screenshot`: the app's real scene after some ticks, written as a PNG.
 pub fn run(args: ScreenshotArgs) -> Result<(), ModeError> {
     let scene = flags::scene_config(&args.scene)?;
+    args.board.check(&scene)?;
     scripted::out_folder_exists(&args.out)?;
     let _ = std::fs::remove_file(&args.out);
     let mut app = app::build(AppOptions {
