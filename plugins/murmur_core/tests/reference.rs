@@ -51,7 +51,11 @@ fn brute_sums<V: Vector>(
             let cos = heading.dot(d) / dist;
             borderline |= (cos - min_cos).abs() < 1e-5 && dist < sight.max(near);
             // Outside the field of view (or not a number).
-            if heading.dot(d).partial_cmp(&(min_cos * dist)).is_none_or(|o| o.is_lt()) {
+            if heading
+                .dot(d)
+                .partial_cmp(&(min_cos * dist))
+                .is_none_or(|o| o.is_lt())
+            {
                 continue;
             }
         }

@@ -22,7 +22,9 @@ struct Look {
     by_size: u32,
     // A bird drawn by something else (the player's gold bird), or u32 max.
     skip: u32,
-    pad0: u32,
+    // How far the clock is towards the next tick (0 to 1): a bird is drawn that far along its
+    // last move, as the CPU's birds are (`drawn_position`).
+    fraction: f32,
     pad1: u32,
     pad2: u32,
 }
@@ -49,7 +51,7 @@ fn vertex(@builtin(vertex_index) corner: u32, @builtin(instance_index) bird: u32
     );
     var out: Out;
     let b = birds[bird];
-    var p = b.xy;
+    var p = b.xy - b.zw * (1.0 - look.fraction);
     if look.wrapped != 0u {
         let d = p - look.around;
         p = look.around + d - look.world_size * round(d / look.world_size);

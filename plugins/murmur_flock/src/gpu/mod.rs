@@ -106,7 +106,10 @@ impl Plugin for GpuFlockPlugin {
             .init_resource::<FixedTicks>()
             .init_resource::<GpuFlockFrame>()
             .add_systems(FixedUpdate, |mut t: ResMut<FixedTicks>| t.0 += 1)
-            .add_systems(PostUpdate, gather_frame);
+            .add_systems(
+                PostUpdate,
+                gather_frame.after(crate::tick::TickFractionSystems),
+            );
         render::build(app, self.layer);
     }
 
@@ -122,6 +125,7 @@ fn gather_frame(
     status: Res<GpuFlockStatus>,
     drawing: Option<Res<BirdDrawing>>,
     frame_count: Option<Res<bevy_diagnostic::FrameCount>>,
+    tick: Option<Res<crate::tick::TickFraction>>,
     flocks: Query<(Entity, &Flock, &OnGpu, Option<&FlockLook>)>,
     leaders: Query<(&Leader, &Position)>,
     players: Query<(&FlockPlayer, &Position, Option<&Velocity>)>,
@@ -160,5 +164,6 @@ fn gather_frame(
         look.copied().unwrap_or_default(),
         drawing.as_deref().copied().unwrap_or_default(),
         frame_count.map_or(0, |f| f.0),
+        tick.map_or(1.0, |t| t.0),
     );
 }

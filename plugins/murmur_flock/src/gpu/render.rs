@@ -51,12 +51,14 @@ pub(crate) struct LookInputs {
 }
 
 impl LookInputs {
-    /// The look of a flock under `params` with `look`, drawn as `drawing` says, at `frame`.
+    /// The look of a flock under `params` with `look`, drawn as `drawing` says, at `frame`,
+    /// `fraction` of the way from its last tick to its next.
     pub(crate) fn new(
         params: &FlockParams,
         look: FlockLook,
         drawing: BirdDrawing,
         frame: u32,
+        fraction: f32,
     ) -> Self {
         let linear = |c: bevy_color::Color| LinearRgba::from(c).to_f32_array();
         let size = if look.size > 0.0 {
@@ -81,7 +83,8 @@ impl LookInputs {
                 flapping: drawing.flapping as u32,
                 by_size: drawing.colour_by_flock_size as u32,
                 skip: u32::MAX,
-                _pad: [0; 3],
+                fraction: if drawing.interpolate { fraction } else { 1.0 },
+                _pad: [0; 2],
             },
         }
     }
@@ -104,7 +107,8 @@ struct LookUniform {
     flapping: u32,
     by_size: u32,
     skip: u32,
-    _pad: [u32; 3],
+    fraction: f32,
+    _pad: [u32; 2],
 }
 
 /// The shader, added to the main world's shaders when the plugin is built.
