@@ -1,7 +1,8 @@
 //! The command line on 3D presets, as a user runs it: `headless` prints the 2D lines plus the
 //! flock's `shape`, the same for any thread count; `--world WxHxD` and `--leader X,Y,Z` size
 //! and lead a 3D flock; `sweep` runs on a 3D preset; and every 2D-only or 3D-only request the
-//! other space cannot honour is a one-line error with exit code 2, never a panic.
+//! other space cannot honour is a one-line error with exit code 2, never a panic (the window,
+//! which shows flat scenes only so far, among them).
 
 mod common;
 
@@ -156,20 +157,26 @@ fn what_one_space_cannot_honour_is_a_usage_error() {
         let out = murmur_output(&[&deep[..], &["--world", world]].concat());
         assert_eq!(out.status.code(), Some(2), "--world {world}");
     }
-    // 2D-only features asked of a 3D flock: rapier bodies, a 2D obstacle, the OLED board.
+    // 2D-only features asked of a 3D flock: rapier bodies.
     refused(
         &[&deep[..], &["--set", "bodies.enabled=true"]].concat(),
         "bodies",
     );
+    // The window shows flat scenes only so far: it refuses a 3D one rather than show it flat.
+    refused(
+        &["screenshot", "--preset", "reynolds3d", "--out", "x.png"],
+        "flat scenes only",
+    );
     refused(
         &[
-            "screenshot",
+            "record",
             "--preset",
             "reynolds3d",
-            "--oled",
+            "--seconds",
+            "1",
             "--out",
-            "x.png",
+            "x.gif",
         ],
-        "--oled",
+        "flat scenes only",
     );
 }

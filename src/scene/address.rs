@@ -117,6 +117,24 @@ pub fn scene(query: &PageQuery) -> (SceneConfig, Vec<String>) {
     let mut resolved = request
         .resolve(WorldFit::KeepDensity, Unmet::Warn)
         .expect("a page's request falls back rather than fails");
+    if resolved.preset.world.depth > 0.0 {
+        let fallback = SceneRequest {
+            preset: DEFAULT_PRESET,
+            ..request
+        };
+        let mut flat = fallback
+            .resolve(WorldFit::KeepDensity, Unmet::Warn)
+            .expect("the default preset resolves");
+        flat.warnings.insert(
+            0,
+            format!(
+                "preset={}: {}; showing {DEFAULT_PRESET}",
+                request.preset,
+                super::request::FLAT_APP_ONLY
+            ),
+        );
+        resolved = flat;
+    }
     let deep = resolved.preset.world.depth > 0.0;
     let name = query.preset.as_deref().unwrap_or(DEFAULT_PRESET);
     let mut point = |what: &str, p: Option<ScenePoint>| {
@@ -286,5 +304,20 @@ mod tests {
         assert_eq!(decode("100%"), "100%");
         assert_eq!(decode("%zz%4"), "%zz%4");
         assert_eq!(decode("%C3%A9"), "é");
+    }
+
+    #[test]
+    fn a_3d_preset_falls_back_to_the_default_with_a_warning() {
+        let (query, _) = parse("?preset=reynolds3d&boids=300");
+        let (scene, warnings) = super::scene(&query);
+        assert_eq!(scene.preset.world.depth, 0.0);
+        assert_eq!(scene.boids, 300);
+        assert!(
+            warnings[0].starts_with("preset=reynolds3d: "),
+            "{warnings:?}"
+        );
+        // Negative control: a flat preset is shown as asked, without a warning.
+        let (query, _) = parse("?preset=cornell");
+        assert!(super::scene(&query).1.is_empty());
     }
 }

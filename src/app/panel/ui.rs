@@ -16,7 +16,7 @@ use egui_plot::{Line, Plot};
 use murmur_flock::murmur_core::edges::EdgeMode;
 use murmur_flock::murmur_core::leader::LeaderMode;
 use murmur_flock::murmur_core::models::ModelKind;
-use murmur_flock::murmur_core::preset::builtin_names;
+use murmur_flock::murmur_core::preset::{Preset, builtin_names};
 use murmur_flock::prelude::*;
 
 /// One slider for a described parameter; an action when it moves.
@@ -376,8 +376,12 @@ fn presets_section(
         egui::ComboBox::from_id_salt("preset-list")
             .selected_text(current.clone())
             .show_ui(ui, |ui| {
+                // The window shows flat scenes only so far: 3D presets are left out.
                 for name in builtin_names() {
-                    ui.selectable_value(&mut state.selected, name.clone(), name);
+                    let flat = Preset::load(&name).is_ok_and(|p| p.world.depth <= 0.0);
+                    if flat {
+                        ui.selectable_value(&mut state.selected, name.clone(), name);
+                    }
                 }
                 for name in state.user_presets.clone() {
                     ui.selectable_value(
