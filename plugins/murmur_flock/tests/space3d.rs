@@ -118,6 +118,17 @@ fn mean_distance(app: &mut App, flock: Entity, to: Vec3) -> f32 {
     pos.iter().map(|p| p.distance(to)).sum::<f32>() / pos.len() as f32
 }
 
+/// Over 400 ticks the flock's mean distance to `to` at least halves.
+fn assert_gathers(app: &mut App, flock: Entity, to: Vec3) {
+    let before = mean_distance(app, flock, to);
+    advance_ticks(app, flock, 400);
+    let after = mean_distance(app, flock, to);
+    assert!(
+        after < 0.5 * before,
+        "the flock gathers round {to}: {before} -> {after}"
+    );
+}
+
 #[test]
 fn a_game_entity_becomes_a_3d_bird_the_flock_follows() {
     let mut app = app();
@@ -135,13 +146,7 @@ fn a_game_entity_becomes_a_3d_bird_the_flock_follows() {
     advance_ticks(&mut app, flock, 2);
     assert_eq!(app.world().get::<Position<Vec3>>(player).unwrap().0, target);
     assert!(app.world().get::<Position<Vec2>>(player).is_none());
-    let before = mean_distance(&mut app, flock, target);
-    advance_ticks(&mut app, flock, 400);
-    let after = mean_distance(&mut app, flock, target);
-    assert!(
-        after < 0.5 * before,
-        "the flock gathers round it: {before} -> {after}"
-    );
+    assert_gathers(&mut app, flock, target);
     let moved = target + Vec3::new(3.0, -4.0, 2.0);
     app.world_mut()
         .get_mut::<Transform>(player)
@@ -175,13 +180,7 @@ fn a_leader_placed_at_a_3d_point_gathers_the_flock() {
         at.truncate(),
         "flat flocks see it at its x and y"
     );
-    let before = mean_distance(&mut app, flock, at);
-    advance_ticks(&mut app, flock, 400);
-    let after = mean_distance(&mut app, flock, at);
-    assert!(
-        after < 0.5 * before,
-        "the flock gathers: {before} -> {after}"
-    );
+    assert_gathers(&mut app, flock, at);
     app.world_mut().commands().remove_leader();
     app.world_mut().flush();
     let left = app
