@@ -164,6 +164,41 @@ impl BoardArgs {
     }
 }
 
+/// The 3D scene's camera, for the picture-taking modes.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
+pub enum CameraChoice {
+    /// Behind and above the gold bird.
+    Chase,
+    /// About the flock's centre, from above and to one side.
+    Orbit,
+}
+
+impl CameraChoice {
+    /// The 3D view this choice starts with, or a usage error in a flat world (whose scene has
+    /// one camera).
+    pub fn view(
+        choice: Option<Self>,
+        scene: &crate::scene::SceneConfig,
+    ) -> Result<crate::app::deep::view::DeepView, crate::modes::ModeError> {
+        use crate::app::deep::view::{CameraMode, DeepView};
+        let mode = match choice {
+            None | Some(Self::Chase) => CameraMode::Chase,
+            Some(Self::Orbit) => CameraMode::Orbit,
+        };
+        if choice.is_some() && scene.preset.world.depth <= 0.0 {
+            return Err(crate::modes::ModeError::Usage(
+                "--camera chooses a 3D scene's camera; a flat preset has one view (leave \
+                 --camera out, or pick a 3D preset such as reynolds3d)"
+                    .into(),
+            ));
+        }
+        Ok(DeepView {
+            mode,
+            ..Default::default()
+        })
+    }
+}
+
 /// A way to fly the gold bird (its WASD key).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
 pub enum FlyDirection {

@@ -1,8 +1,8 @@
 //! The command line on 3D presets, as a user runs it: `headless` prints the 2D lines plus the
 //! flock's `shape`, the same for any thread count; `--world WxHxD` and `--leader X,Y,Z` size
 //! and lead a 3D flock; `sweep` runs on a 3D preset; and every 2D-only or 3D-only request the
-//! other space cannot honour is a one-line error with exit code 2, never a panic (the window,
-//! which shows flat scenes only so far, among them).
+//! other space cannot honour is a one-line error with exit code 2, never a panic (the board's
+//! flat OLED beside a 3D flock, a 3D camera asked of a flat scene, among them).
 
 mod common;
 
@@ -162,21 +162,43 @@ fn what_one_space_cannot_honour_is_a_usage_error() {
         &[&deep[..], &["--set", "bodies.enabled=true"]].concat(),
         "bodies",
     );
-    // The window shows flat scenes only so far: it refuses a 3D one rather than show it flat.
+    // A 3D camera asked of a flat scene (which has one view).
     refused(
-        &["screenshot", "--preset", "reynolds3d", "--out", "x.png"],
-        "flat scenes only",
+        &[
+            "screenshot",
+            "--preset",
+            "reynolds",
+            "--camera",
+            "orbit",
+            "--out",
+            "x.png",
+        ],
+        "--camera",
     );
     refused(
         &[
             "record",
             "--preset",
-            "reynolds3d",
+            "reynolds",
+            "--camera",
+            "chase",
             "--seconds",
             "1",
             "--out",
             "x.gif",
         ],
-        "flat scenes only",
+        "--camera",
+    );
+    // The board's OLED shows a flat Q15 flock.
+    refused(
+        &[
+            "screenshot",
+            "--preset",
+            "reynolds3d",
+            "--oled",
+            "--out",
+            "x.png",
+        ],
+        "oled",
     );
 }

@@ -45,7 +45,15 @@ pub fn plugin(app: &mut App) {
     }
     app.init_resource::<BoardPanel>()
         .add_systems(Startup, spawn_panel)
-        .add_systems(Update, (toggle_panel, place_panel).chain());
+        .add_systems(
+            Update,
+            (
+                toggle_panel.run_if(super::deep::flat),
+                hide_in_3d,
+                place_panel,
+            )
+                .chain(),
+        );
 }
 
 fn spawn_panel(mut commands: Commands, mut images: ResMut<Assets<Image>>, panel: Res<BoardPanel>) {
@@ -87,6 +95,26 @@ fn toggle_panel(
         } else {
             Visibility::Hidden
         };
+    }
+}
+
+/// The board's model is flat (Q15 in a plane): in the 3D scene its screen is put away.
+fn hide_in_3d(
+    space: Option<Res<State<super::deep::Space>>>,
+    mut panel: ResMut<BoardPanel>,
+    mut board: Query<&mut Board, With<PanelBoard>>,
+    mut screen: Query<&mut Visibility, With<PanelScreen>>,
+) {
+    if super::deep::flat(space) || !panel.shown {
+        return;
+    }
+    info!("the board's OLED shows flat scenes only: put away in the 3D scene");
+    panel.shown = false;
+    for mut b in &mut board {
+        b.paused = true;
+    }
+    for mut v in &mut screen {
+        *v = Visibility::Hidden;
     }
 }
 

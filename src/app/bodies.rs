@@ -10,8 +10,10 @@ const MANY_BODIES: usize = 5_000;
 
 /// Adds this module's systems.
 pub fn plugin(app: &mut App) {
-    app.init_resource::<BirdBodies>()
-        .add_systems(Update, (toggle_bodies, follow_preset).chain());
+    app.init_resource::<BirdBodies>().add_systems(
+        Update,
+        (toggle_bodies.run_if(super::deep::flat), follow_preset).chain(),
+    );
 }
 
 fn toggle_bodies(keys: Res<ButtonInput<KeyCode>>, mut config: ResMut<SceneConfig>) {

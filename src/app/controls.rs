@@ -13,6 +13,13 @@ X hunter · B physical birds · Space pause · N step · R reset (new seed) · T
 G wings · O board OLED · P panel · F12 picture · F9 record · wheel zoom · middle drag pan · Home fit · H help · \
 touch: tap leader, second finger tap remove, drag steer, pinch zoom";
 
+/// The keys in the 3D scene, for the help line.
+pub const HELP_3D: &str = "W/S fly the gold bird forward and back, A/D turn (Shift boost) · Space/Ctrl climb and dive · \
+V chase/orbit camera · F follow/flee it · left click place leader · right click/Backspace remove it · \
+left drag orbit · wheel zoom · middle drag pan · Home frame the flock · Shift+click column (Shift+right click remove) · \
+K player predator · X hunter · Enter pause · N step · R reset (new seed) · C colours · G wings · P panel · \
+F12 picture · F9 record · H help";
+
 /// Paused by the user (Space). Drives the virtual clock; other code may also pause the clock
 /// (the screenshot mode does) without this flag.
 #[derive(Resource, Clone, Copy, Debug, Default)]
@@ -29,15 +36,18 @@ pub fn plugin(app: &mut App) {
         .add_systems(PreUpdate, (pause_and_step, looks_keys).after(InputSystems));
 }
 
-/// Space pauses and resumes; N while paused runs exactly one tick this frame; R resets.
+/// Space (in the flat scene; in 3D it climbs) or Enter pauses and resumes; N while paused runs
+/// exactly one tick this frame; R resets.
 fn pause_and_step(
     keys: Res<ButtonInput<KeyCode>>,
+    space: Option<Res<State<super::deep::Space>>>,
     mut virtual_time: ResMut<Time<Virtual>>,
     mut fixed: ResMut<Time<Fixed>>,
     mut reset: MessageWriter<ResetScene>,
     mut paused: ResMut<SimulationPaused>,
 ) {
-    if keys.just_pressed(KeyCode::Space) {
+    let flat = super::deep::flat(space);
+    if (flat && keys.just_pressed(KeyCode::Space)) || keys.just_pressed(KeyCode::Enter) {
         paused.0 = !paused.0;
         if paused.0 {
             virtual_time.pause();

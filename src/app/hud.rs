@@ -1,6 +1,6 @@
 //! The on-screen text: a line of live figures and the help line listing the keys.
 
-use super::controls::{HELP, ShowHelp, SimulationPaused};
+use super::controls::{HELP, HELP_3D, ShowHelp, SimulationPaused};
 use super::player::Player;
 use super::scene::SceneConfig;
 use bevy::diagnostic::{DiagnosticsStore, FrameTimeDiagnosticsPlugin};
@@ -29,7 +29,13 @@ fn draw_hud(
     hunters: Query<(), With<Hunter>>,
     bodies: Option<Res<murmur_physics::prelude::BirdBodies>>,
     path: Res<super::scene::FlockPath>,
+    space: Option<Res<State<super::deep::Space>>>,
 ) -> Result {
+    let help_text = if super::deep::flat(space) {
+        HELP
+    } else {
+        HELP_3D
+    };
     let ctx = contexts.ctx_mut()?;
     let fps = diagnostics
         .get(&FrameTimeDiagnosticsPlugin::FPS)
@@ -85,7 +91,7 @@ fn draw_hud(
                 frame.show(ui, |ui| {
                     // Keep clear of the side panel when it is open.
                     ui.set_max_width(ctx.content_rect().width() - 30.0 - playfield.right);
-                    ui.label(egui::RichText::new(HELP).color(egui::Color32::WHITE))
+                    ui.label(egui::RichText::new(help_text).color(egui::Color32::WHITE))
                 });
             });
     }

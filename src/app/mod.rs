@@ -6,6 +6,7 @@ pub mod bodies;
 pub mod camera;
 pub mod capture;
 pub mod controls;
+pub mod deep;
 #[cfg(not(target_arch = "wasm32"))]
 pub mod gpu;
 pub mod hud;
@@ -62,7 +63,7 @@ pub fn plugin(app: &mut App) {
         bodies::plugin,
         capture::plugin,
     ))
-    .add_plugins(touch::plugin);
+    .add_plugins((touch::plugin, deep::plugin));
     #[cfg(not(target_arch = "wasm32"))]
     app.add_plugins(gpu::plugin);
 }

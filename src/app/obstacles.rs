@@ -40,6 +40,10 @@ pub fn editing_obstacles(keys: &ButtonInput<KeyCode>) -> bool {
 }
 
 fn spawn_from_preset(mut commands: Commands, config: Res<SceneConfig>) {
+    // A 3D world's obstacles are solids, placed by the 3D scene.
+    if config.preset.world.depth > 0.0 {
+        return;
+    }
     for obstacle in config.preset.scene().obstacles {
         let entity = spawn_obstacle(&mut commands, obstacle.clone());
         commands.entity(entity).insert(FromPreset);

@@ -84,21 +84,7 @@ fn spawn_player(
             scale: 2.0,
         },
         Transform::default(),
-        (
-            RigidBody::Dynamic,
-            Collider::ball(tuning.radius * config.preset.world.width),
-            ColliderMassProperties::Density(0.0),
-            AdditionalMassProperties::Mass(1.0),
-            BodyVelocity::zero(),
-            ExternalForce::default(),
-            Damping {
-                linear_damping: tuning.damping,
-                angular_damping: 0.0,
-            },
-            LockedAxes::ROTATION_LOCKED,
-            // Not an obstacle: the flock's look-ahead casts pass it by.
-            CollisionGroups::new(murmur_physics::groups::WORLD, Group::ALL),
-        ),
+        flat_body(&config, &tuning),
     ));
     // Walls just outside the world rectangle.
     let (w, h) = (config.preset.world.width, config.preset.world.height);
@@ -117,6 +103,41 @@ fn spawn_player(
             Transform::from_xyz(x, y, 0.0),
         ));
     }
+}
+
+/// The gold bird's body in a flat world: a rapier ball of mass 1, pushed by the keys' force and
+/// slowed by damping, that does not turn.
+pub fn flat_body(config: &SceneConfig, tuning: &PlayerTuning) -> impl Bundle {
+    (
+        RigidBody::Dynamic,
+        Collider::ball(tuning.radius * config.preset.world.width),
+        ColliderMassProperties::Density(0.0),
+        AdditionalMassProperties::Mass(1.0),
+        BodyVelocity::zero(),
+        ExternalForce::default(),
+        Damping {
+            linear_damping: tuning.damping,
+            angular_damping: 0.0,
+        },
+        LockedAxes::ROTATION_LOCKED,
+        // Not an obstacle: the flock's look-ahead casts pass it by.
+        CollisionGroups::new(murmur_physics::groups::WORLD, Group::ALL),
+    )
+}
+
+/// Takes the flat body off the gold bird (the 3D scene flies it itself).
+pub fn remove_flat_body(entity: &mut EntityCommands) {
+    entity.remove::<(
+        RigidBody,
+        Collider,
+        ColliderMassProperties,
+        AdditionalMassProperties,
+        BodyVelocity,
+        ExternalForce,
+        Damping,
+        LockedAxes,
+        CollisionGroups,
+    )>();
 }
 
 /// How the flock follows the player: the preset's leader tuning, within the player's lead range.

@@ -32,19 +32,26 @@ pub fn rings_plugin(app: &mut App) {
 
 fn start_hawk(mut commands: Commands, config: Res<SceneConfig>) {
     if let Some(at) = config.hunter {
-        spawn_hawk(&mut commands, &config, at.truncate());
+        spawn_hawk(&mut commands, &config, at);
     }
 }
 
-/// Lets a hunting predator loose at `at`, heading right.
-pub fn spawn_hawk(commands: &mut Commands, config: &SceneConfig, at: Vec2) {
+/// Lets a hunting predator loose at `at` (z ignored in a flat world), heading right.
+pub fn spawn_hawk(commands: &mut Commands, config: &SceneConfig, at: Vec3) {
     let params = config.preset.predator;
-    commands.spawn((
-        Hawk,
-        Predator { params },
-        Hunter,
-        Position(at),
-        murmur_flock::components::Velocity(Vec2::new(params.hunt_speed, 0.0)),
+    let mut hawk = commands.spawn((Hawk, Predator { params }, Hunter));
+    if config.preset.world.depth > 0.0 {
+        hawk.insert((
+            Position(at),
+            murmur_flock::components::Velocity(Vec3::new(params.hunt_speed, 0.0, 0.0)),
+        ));
+    } else {
+        hawk.insert((
+            Position(at.truncate()),
+            murmur_flock::components::Velocity(Vec2::new(params.hunt_speed, 0.0)),
+        ));
+    }
+    hawk.insert((
         SpecialBird {
             colour: HAWK_RED,
             scale: 2.6,
@@ -103,7 +110,7 @@ fn toggle_hawk(
         info!("the hunter left");
         return;
     }
-    let at = Vec2::new(-0.45 * config.preset.world.width, 0.0);
+    let at = Vec3::new(-0.45 * config.preset.world.width, 0.0, 0.0);
     spawn_hawk(&mut commands, &config, at);
     info!("a hunter is loose");
 }

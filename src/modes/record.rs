@@ -6,7 +6,7 @@ use super::ModeError;
 use super::scripted::{self, CAPTURE_TIMEOUT, INPUT_DONE_FRAME, ScriptedInput};
 use crate::app::{self, AppOptions};
 use crate::capture::GifRecording;
-use crate::cli::{FlyDirection, SceneArgs};
+use crate::cli::{CameraChoice, FlyDirection, SceneArgs};
 use crate::scene::flags;
 use bevy::app::AppExit;
 use bevy::prelude::*;
@@ -45,6 +45,9 @@ pub struct RecordArgs {
     /// Show the side panel.
     #[arg(long)]
     pub panel: bool,
+    /// The 3D scene's camera (3D presets only; chase by default).
+    #[arg(long, value_enum)]
+    pub camera: Option<CameraChoice>,
 }
 
 fn parse_seconds(s: &str) -> Result<f64, String> {
@@ -95,6 +98,7 @@ type Outcome = std::sync::Arc<std::sync::Mutex<Option<Result<u32, String>>>>;
 /// Runs `murmur record`.
 pub fn run(args: RecordArgs) -> Result<(), ModeError> {
     let scene = flags::scene_config(&args.scene)?;
+    let view = CameraChoice::view(args.camera, &scene)?;
     if args.out.extension().and_then(|e| e.to_str()) != Some("gif") {
         return Err(ModeError::Usage(format!(
             "--out must name a .gif file, got {}",
@@ -115,6 +119,7 @@ pub fn run(args: RecordArgs) -> Result<(), ModeError> {
     let mut panel = crate::app::panel::PanelState::default();
     panel.open = args.panel;
     app.insert_resource(panel)
+        .insert_resource(view)
         // A picture for a README: the flock, not the list of keys.
         .insert_resource(crate::app::controls::ShowHelp(false))
         .insert_resource(Plan {

@@ -7,7 +7,7 @@
 use super::ModeError;
 use super::scripted::{self, CAPTURE_TIMEOUT, INPUT_DONE_FRAME, ScriptedInput};
 use crate::app::{self, AppOptions};
-use crate::cli::{BoardArgs, FlyDirection, SceneArgs, parse_size};
+use crate::cli::{BoardArgs, CameraChoice, FlyDirection, SceneArgs, parse_size};
 use crate::scene::flags;
 use crate::scene::text::parse_point;
 use bevy::app::AppExit;
@@ -43,6 +43,9 @@ pub struct ScreenshotArgs {
     /// follow camera after it.
     #[arg(long, value_enum)]
     pub fly: Option<FlyDirection>,
+    /// The 3D scene's camera (3D presets only; chase by default).
+    #[arg(long, value_enum)]
+    pub camera: Option<CameraChoice>,
     /// Zoom in this many times closer than the whole world fitted into the playfield.
     #[arg(long, default_value_t = 1.0, value_parser = parse_zoom)]
     pub zoom: f32,
@@ -81,6 +84,7 @@ struct Plan {
 pub fn run(args: ScreenshotArgs) -> Result<(), ModeError> {
     let scene = flags::scene_config(&args.scene)?;
     args.board.check(&scene)?;
+    let view = CameraChoice::view(args.camera, &scene)?;
     scripted::out_folder_exists(&args.out)?;
     let _ = std::fs::remove_file(&args.out);
     let mut app = app::build(AppOptions {
@@ -91,6 +95,7 @@ pub fn run(args: ScreenshotArgs) -> Result<(), ModeError> {
     panel.open = args.panel;
     app.insert_resource(panel);
     app.insert_resource(args.board.panel());
+    app.insert_resource(view);
     app.insert_resource(crate::app::gpu::UseGpu(args.gpu));
     app.insert_resource(Plan {
         steps: args.steps,

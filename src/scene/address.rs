@@ -130,7 +130,7 @@ pub fn scene(query: &PageQuery) -> (SceneConfig, Vec<String>) {
             format!(
                 "preset={}: {}; showing {DEFAULT_PRESET}",
                 request.preset,
-                super::request::FLAT_APP_ONLY
+                super::request::FLAT_PAGE_ONLY
             ),
         );
         resolved = flat;

@@ -27,12 +27,6 @@ pub fn resolve(args: &SceneArgs, fit: WorldFit) -> Result<(Preset, usize), ModeE
 /// a larger world at its density).
 pub fn scene_config(args: &SceneArgs) -> Result<SceneConfig, ModeError> {
     let (preset, boids) = resolve(args, WorldFit::KeepDensity)?;
-    if preset.world.depth > 0.0 {
-        return Err(ModeError::Usage(format!(
-            "{}: leave out the depth",
-            super::request::FLAT_APP_ONLY
-        )));
-    }
     let (leader, hunter) = points(args, &preset)?;
     Ok(SceneConfig {
         preset,

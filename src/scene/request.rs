@@ -8,10 +8,10 @@ use super::keep_density;
 use super::text::WorldSize;
 use murmur_flock::murmur_core::preset::{MAX_BOIDS, Preset};
 
-/// Why the windowed app refuses a 3D preset, for now.
-pub const FLAT_APP_ONLY: &str = "the app's window shows flat scenes only so far (its 3D scene is \
-     still to come); a 3D preset (a world with a depth) runs in `murmur headless`, `sweep` and \
-     `bench`, and in the library's examples `minimal3d` and `game3d`";
+/// Why the web page falls back from a 3D preset, for now.
+pub const FLAT_PAGE_ONLY: &str = "the page shows flat scenes only so far (its 3D scene is still \
+     to come); a 3D preset (a world with a depth) flies in the native app: \
+     `murmur run --preset reynolds3d`";
 
 /// What the scene asks for; `None` where it says nothing.
 #[derive(Clone, Copy, Debug)]

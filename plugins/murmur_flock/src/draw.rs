@@ -134,6 +134,12 @@ pub struct Highlight {
     pub size: f32,
 }
 
+/// How far a [`Highlight`]ed 3D bird rolls into its turn, in radians (positive: its wings tip
+/// to its left, as in a left turn). The flock's own birds bank by themselves; a player's bird,
+/// flown by the game, banks by this.
+#[derive(Component, Clone, Copy, Debug, Default, PartialEq)]
+pub struct Bank(pub f32);
+
 /// The entity holding the birds' mesh (for games that want it on a render layer of theirs).
 #[derive(Component, Clone, Copy, Debug, Default)]
 pub struct BirdMesh;

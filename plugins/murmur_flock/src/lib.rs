@@ -44,7 +44,7 @@ mod shared_prelude {
         NeighbourCount, Piloted, Position, Predator, Velocity,
     };
     #[cfg(feature = "draw")]
-    pub use crate::draw::{BirdDrawing, BirdMesh, FlockDrawPlugin, FlockLook, Highlight};
+    pub use crate::draw::{Bank, BirdDrawing, BirdMesh, FlockDrawPlugin, FlockLook, Highlight};
     #[cfg(feature = "gpu")]
     pub use crate::gpu::{GpuFlockPlugin, GpuFlockStatus, OnGpu};
     pub use crate::measure::{flock_metrics, flock_state_hash};

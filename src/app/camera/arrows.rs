@@ -118,7 +118,7 @@ pub(super) fn find_arrows(
 }
 
 /// The playfield in logical window pixels, shrunk by the arrows' inset.
-fn window_rect(playfield: &Playfield, logical: Vec2) -> Rect {
+pub(crate) fn window_rect(playfield: &Playfield, logical: Vec2) -> Rect {
     let r = Rect::new(
         playfield.left,
         playfield.top,
@@ -130,7 +130,7 @@ fn window_rect(playfield: &Playfield, logical: Vec2) -> Rect {
 
 /// The arrow from the playfield's centre `from` towards `to` (window pixels), its tip where
 /// that line leaves `rect`.
-fn arrow_towards(target: ArrowTarget, from: Vec2, to: Vec2, rect: Rect) -> EdgeArrow {
+pub(crate) fn arrow_towards(target: ArrowTarget, from: Vec2, to: Vec2, rect: Rect) -> EdgeArrow {
     let d = (to - from).normalize_or(Vec2::X);
     let half = rect.half_size();
     let centre = rect.center();

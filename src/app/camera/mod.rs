@@ -77,11 +77,17 @@ pub fn plugin(app: &mut App) {
                 keep_playfield_centre,
                 follow::follow_keys,
                 follow::follow_player,
-                (follow::draw_around_view, arrows::find_arrows),
-                track_cursor.in_set(TrackCursor),
+                (
+                    follow::draw_around_view,
+                    arrows::find_arrows.run_if(crate::app::deep::flat),
+                ),
+                track_cursor
+                    .run_if(crate::app::deep::flat)
+                    .in_set(TrackCursor),
             )
                 .chain(),
         )
+        .add_systems(Update, match_space)
         .add_systems(bevy_egui::EguiPrimaryContextPass, arrows::draw_arrows);
 }
 
@@ -153,6 +159,47 @@ fn spawn_cameras(
         ViewSprite,
         RenderLayers::layer(SCREEN_LAYER),
     ));
+}
+
+/// The flat view (the world camera's image on a sprite) shows only in the flat scene; in the 3D
+/// scene the screen camera draws the UI over the 3D camera's picture, and the cursor has no
+/// flat world point.
+fn match_space(
+    space: Option<Res<State<crate::app::deep::Space>>>,
+    mut world: Query<&mut Camera, (With<WorldCamera>, Without<ScreenCamera>)>,
+    mut screen: Query<&mut Camera, (With<ScreenCamera>, Without<WorldCamera>)>,
+    mut sprite: Query<&mut Visibility, With<ViewSprite>>,
+    mut cursor: ResMut<CursorWorld>,
+) {
+    let flat = crate::app::deep::flat(space);
+    for mut camera in &mut world {
+        if camera.is_active != flat {
+            camera.is_active = flat;
+        }
+    }
+    let clear = if flat {
+        ClearColorConfig::Custom(BACKGROUND)
+    } else {
+        ClearColorConfig::None
+    };
+    for mut camera in &mut screen {
+        if std::mem::discriminant(&camera.clear_color) != std::mem::discriminant(&clear) {
+            camera.clear_color = clear;
+        }
+    }
+    let shown = if flat {
+        Visibility::Inherited
+    } else {
+        Visibility::Hidden
+    };
+    for mut visibility in &mut sprite {
+        if *visibility != shown {
+            *visibility = shown;
+        }
+    }
+    if !flat && cursor.0.is_some() {
+        cursor.0 = None;
+    }
 }
 
 /// Keeps the view image the size of the window.

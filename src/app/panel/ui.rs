@@ -151,7 +151,7 @@ pub(super) fn draw_panel(
 
                 leader_section(ui, &config, &tuning, &mut out);
 
-                looks_section(ui, &mut state, &looks, &debug, &mut out);
+                looks_section(ui, &mut state, &looks, &debug, &config, &mut out);
 
                 presets_section(ui, &mut state, &config, &mut out);
 
@@ -261,9 +261,19 @@ fn hazards_section(ui: &mut egui::Ui, config: &SceneConfig, out: &mut Vec<PanelA
         sliders_for(ui, config, "avoidance", out);
         sliders_for(ui, config, "predator", out);
         let mut physical = config.preset.scene().bodies.enabled;
+        let deep = config.preset.world.depth > 0.0;
+        let hint = if deep {
+            "Physical birds are rapier's flat bodies: flat scenes only"
+        } else {
+            "Every bird a rigid body that collides: for small flocks"
+        };
         if ui
-            .checkbox(&mut physical, "physical birds (B)")
-            .on_hover_text("Every bird a rigid body that collides: for small flocks")
+            .add_enabled(
+                !deep,
+                egui::Checkbox::new(&mut physical, "physical birds (B)"),
+            )
+            .on_hover_text(hint)
+            .on_disabled_hover_text(hint)
             .changed()
         {
             out.push(PanelAction::Set {
@@ -316,8 +326,10 @@ fn looks_section(
     state: &mut PanelState,
     looks: &Looks,
     debug: &DebugDraw,
+    config: &SceneConfig,
     out: &mut Vec<PanelAction>,
 ) {
+    let deep = config.preset.world.depth > 0.0;
     ui.collapsing("Looks", |ui| {
         let (mut trails, mut flapping, mut colour, mut scale) = (
             looks.trails,
@@ -325,7 +337,10 @@ fn looks_section(
             looks.colour_by_flock_size,
             state.bird_scale,
         );
-        let mut changed = ui.checkbox(&mut trails, "trails (T)").changed();
+        let mut changed = ui
+            .add_enabled(!deep, egui::Checkbox::new(&mut trails, "trails (T)"))
+            .on_disabled_hover_text("Trails fade the flat scene's picture: flat scenes only")
+            .changed();
         changed |= ui.checkbox(&mut flapping, "wing flapping (G)").changed();
         changed |= ui
             .checkbox(&mut colour, "colour by flock size (C)")
@@ -376,10 +391,11 @@ fn presets_section(
         egui::ComboBox::from_id_salt("preset-list")
             .selected_text(current.clone())
             .show_ui(ui, |ui| {
-                // The window shows flat scenes only so far: 3D presets are left out.
+                // The page shows flat scenes only so far: there, 3D presets are left out.
                 for name in builtin_names() {
-                    let flat = Preset::load(&name).is_ok_and(|p| p.world.depth <= 0.0);
-                    if flat {
+                    let shown = cfg!(not(target_arch = "wasm32"))
+                        || Preset::load(&name).is_ok_and(|p| p.world.depth <= 0.0);
+                    if shown {
                         ui.selectable_value(&mut state.selected, name.clone(), name);
                     }
                 }

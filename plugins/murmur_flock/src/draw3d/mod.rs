@@ -12,7 +12,7 @@
 mod render;
 
 use crate::components::{Boid, Flock, FlockColumns, FlockMember, Position, Velocity};
-use crate::draw::{BirdDrawing, FlockLook, Highlight, drawn_position};
+use crate::draw::{Bank, BirdDrawing, FlockLook, Highlight, drawn_position};
 use crate::tick::{TickFraction, TickFractionSystems};
 use bevy_app::{App, PostUpdate};
 use bevy_color::{ColorToComponents, LinearRgba};
@@ -174,6 +174,7 @@ fn instances_of_highlights(
         Option<&Velocity<Vec3>>,
         &Highlight,
         Option<&FlockMember>,
+        Option<&Bank>,
     )>,
     mut out: Query<&mut BirdInstances, (With<Highlights3d>, Without<FlockColumns<Vec3>>)>,
 ) {
@@ -183,7 +184,7 @@ fn instances_of_highlights(
     let fraction = if drawing.interpolate { tick.0 } else { 1.0 };
     let flap = if drawing.flapping { FLAP } else { 0.0 };
     out.0.clear();
-    for (pos, vel, highlight, member) in &highlights {
+    for (pos, vel, highlight, member, bank) in &highlights {
         let vel = vel.map_or(Vec3::ZERO, |v| v.0);
         let at = match member {
             Some(_) => drawn_position(pos.0, vel, fraction),
@@ -193,7 +194,9 @@ fn instances_of_highlights(
         out.0.push(BirdInstance {
             position: at.to_array(),
             size: highlight.size,
-            rotation: banked(vel.normalize_or(Vec3::NEG_Z), Vec3::ZERO, 1.0).to_array(),
+            rotation: (banked(vel.normalize_or(Vec3::NEG_Z), Vec3::ZERO, 1.0)
+                * Quat::from_rotation_z(bank.map_or(0.0, |b| b.0)))
+            .to_array(),
             colour_flap: [colour[0], colour[1], colour[2], flap],
         });
     }

@@ -1,0 +1,331 @@
+//! The 3D scene's camera: a chase camera behind and above the gold bird (smoothed, never in the
+//! ground) and, with `V`, an orbit camera about the flock (left drag orbits, the wheel zooms,
+//! middle drag pans, Home frames the whole flock). Fog thickens with distance so depth reads.
+
+use super::Space;
+use super::flight::Flight;
+use super::scenery::{HORIZON, SceneFrame};
+use crate::app::camera::arrows::{ArrowTarget, EdgeArrows, arrow_towards, window_rect};
+use crate::app::camera::{Playfield, SCREEN_LAYER, WORLD_LAYER};
+use crate::app::leader::ClickLeader;
+use crate::app::player::Player;
+use bevy::camera::visibility::RenderLayers;
+use bevy::core_pipeline::tonemapping::Tonemapping;
+use bevy::input::mouse::{AccumulatedMouseMotion, AccumulatedMouseScroll};
+use bevy::pbr::{DistanceFog, FogFalloff};
+use bevy::prelude::*;
+use bevy::window::PrimaryWindow;
+use bevy_egui::input::EguiWantsInput;
+use murmur_flock::pointer::centre_of_3d_flock;
+use murmur_flock::prelude::*;
+
+/// The 3D scene's camera.
+#[derive(Component)]
+pub struct DeepCamera;
+
+/// How the 3D camera moves.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
+pub enum CameraMode {
+    /// Behind and above the gold bird, looking where it flies.
+    #[default]
+    Chase,
+    /// About a point (the flock's centre, unless panned), turned by the mouse.
+    Orbit,
+}
+
+/// The 3D camera's settings and where it is.
+#[derive(Resource, Clone, Copy, Debug)]
+pub struct DeepView {
+    /// Chase or orbit.
+    pub mode: CameraMode,
+    /// The orbit's turn about the vertical, in radians (0: looking along -z).
+    pub yaw: f32,
+    /// The orbit's height angle, in radians (positive: looking down).
+    pub pitch: f32,
+    /// The orbit camera's distance from its centre, as a part of the world's span.
+    pub distance: f32,
+    /// The orbit's centre; follows the flock's centre until panned.
+    pub centre: Vec3,
+    /// The orbit's centre was moved by hand: it stays there until Home.
+    pub panned: bool,
+}
+
+impl Default for DeepView {
+    fn default() -> Self {
+        Self {
+            mode: CameraMode::Chase,
+            yaw: 0.5,
+            pitch: 0.35,
+            distance: 1.1,
+            centre: Vec3::ZERO,
+            panned: false,
+        }
+    }
+}
+
+/// The chase camera sits this far behind the gold bird, as a part of the world's span...
+const CHASE_BACK: f32 = 0.45;
+/// ...and this far above it.
+const CHASE_UP: f32 = 0.14;
+/// How quickly the cameras close on where they should be, per second.
+const STIFFNESS: f32 = 5.0;
+/// The lowest a camera goes: this part of the span above the ground.
+const ABOVE_GROUND: f32 = 0.01;
+/// Vertical field of view.
+const FOV: f32 = std::f32::consts::FRAC_PI_3;
+
+pub(super) fn plugin(app: &mut App) {
+    app.init_resource::<DeepView>()
+        .init_resource::<EguiWantsInput>()
+        .add_systems(
+            Update,
+            (
+                spawn_camera,
+                (switch_mode, orbit_mouse, frame_flock),
+                place_camera,
+                find_arrows,
+            )
+                .chain()
+                .run_if(super::deep),
+        );
+}
+
+/// The 3D camera, drawn under the app's screen camera (which draws only the UI in 3D).
+fn spawn_camera(
+    mut commands: Commands,
+    cameras: Query<(), With<DeepCamera>>,
+    frame: Option<Res<SceneFrame>>,
+    mut view: ResMut<DeepView>,
+) {
+    let Some(frame) = frame else { return };
+    if !cameras.is_empty() {
+        return;
+    }
+    view.centre = Vec3::ZERO;
+    view.panned = false;
+    let span = frame.span;
+    commands.spawn((
+        Camera3d::default(),
+        DeepCamera,
+        DespawnOnExit(Space::Deep),
+        Camera {
+            order: -1,
+            clear_color: ClearColorConfig::Custom(HORIZON),
+            ..default()
+        },
+        Projection::Perspective(PerspectiveProjection {
+            fov: FOV,
+            near: 0.002 * span,
+            far: 100.0 * span,
+            ..default()
+        }),
+        // A tonemapping without a lookup table (this workspace's Bevy leaves the tables out).
+        Tonemapping::AcesFitted,
+        // The screen camera draws over it with no multisampling: the same here.
+        Msaa::Off,
+        fog(span),
+        RenderLayers::from_layers(&[SCREEN_LAYER, WORLD_LAYER]),
+        Transform::from_xyz(0.0, 0.3 * span, 1.2 * span).looking_at(Vec3::ZERO, Vec3::Y),
+    ));
+}
+
+/// Fog from a little beyond the world to far away, the sky's colour at the horizon.
+fn fog(span: f32) -> DistanceFog {
+    DistanceFog {
+        color: HORIZON,
+        falloff: FogFalloff::Linear {
+            start: 0.8 * span,
+            end: 6.0 * span,
+        },
+        ..default()
+    }
+}
+
+/// `V` switches between the chase and the orbit camera.
+fn switch_mode(keys: Res<ButtonInput<KeyCode>>, mut view: ResMut<DeepView>) {
+    if keys.just_pressed(KeyCode::KeyV) {
+        view.mode = match view.mode {
+            CameraMode::Chase => CameraMode::Orbit,
+            CameraMode::Orbit => CameraMode::Chase,
+        };
+        info!("camera: {:?}", view.mode);
+    }
+}
+
+/// Left drag orbits (a drag is no click: the leader stays), the wheel zooms, middle drag pans.
+fn orbit_mouse(
+    buttons: Res<ButtonInput<MouseButton>>,
+    keys: Res<ButtonInput<KeyCode>>,
+    motion: Res<AccumulatedMouseMotion>,
+    scroll: Res<AccumulatedMouseScroll>,
+    wants: Res<EguiWantsInput>,
+    frame: Option<Res<SceneFrame>>,
+    camera: Query<&Transform, With<DeepCamera>>,
+    mut view: ResMut<DeepView>,
+) {
+    let Some(frame) = frame else { return };
+    if wants.wants_any_pointer_input() {
+        return;
+    }
+    let shift = keys.pressed(KeyCode::ShiftLeft) || keys.pressed(KeyCode::ShiftRight);
+    if scroll.delta.y != 0.0 {
+        view.distance =
+            (view.distance * 0.9f32.powf(scroll.delta.y.clamp(-5.0, 5.0))).clamp(0.05, 8.0);
+        view.mode = CameraMode::Orbit;
+    }
+    let d = motion.delta;
+    if d == Vec2::ZERO {
+        return;
+    }
+    if buttons.pressed(MouseButton::Left) && !shift {
+        view.yaw -= d.x * 0.006;
+        view.pitch = (view.pitch + d.y * 0.006).clamp(-0.2, 1.5);
+        view.mode = CameraMode::Orbit;
+    }
+    if buttons.pressed(MouseButton::Middle)
+        && let Ok(camera) = camera.single()
+    {
+        let per_pixel = view.distance * frame.span * 0.0015;
+        let shift = (camera.left() * d.x + camera.up() * d.y) * per_pixel;
+        view.centre += shift;
+        view.panned = true;
+        view.mode = CameraMode::Orbit;
+    }
+}
+
+/// Home: the orbit camera frames the whole flock again (and follows its centre).
+fn frame_flock(
+    keys: Res<ButtonInput<KeyCode>>,
+    frame: Option<Res<SceneFrame>>,
+    flocks: Query<&FlockColumns<Vec3>>,
+    mut view: ResMut<DeepView>,
+) {
+    let Some(frame) = frame else { return };
+    if !keys.just_pressed(KeyCode::Home) {
+        return;
+    }
+    view.mode = CameraMode::Orbit;
+    view.panned = false;
+    let Some(centre) = centre_of_3d_flock(flocks.iter()) else {
+        return;
+    };
+    view.centre = centre;
+    // The farthest bird from the centre sets the distance that shows the flock whole.
+    let reach = flocks.iter().find(|f| !f.is_empty()).map_or(0.0, |f| {
+        let birds = f.birds().columns();
+        (0..f.len())
+            .map(|k| birds.pos_of(k).distance(centre))
+            .fold(0.0f32, f32::max)
+    });
+    view.distance = (reach * 1.3 / (FOV * 0.5).tan() / frame.span).clamp(0.05, 8.0);
+}
+
+/// Moves the camera where its mode puts it, smoothly.
+fn place_camera(
+    // Real time: the camera moves while the flock is paused too.
+    time: Res<Time<Real>>,
+    frame: Option<Res<SceneFrame>>,
+    flocks: Query<&FlockColumns<Vec3>>,
+    player: Query<(&Transform, &Flight), (With<Player>, Without<DeepCamera>)>,
+    mut view: ResMut<DeepView>,
+    mut camera: Query<(&mut Transform, &mut DistanceFog), With<DeepCamera>>,
+) {
+    let Some(frame) = frame else { return };
+    let Ok((mut transform, mut fog_now)) = camera.single_mut() else {
+        return;
+    };
+    let span = frame.span;
+    if frame.is_changed() {
+        *fog_now = fog(span);
+    }
+    let ease = 1.0 - (-STIFFNESS * time.delta_secs().min(0.1)).exp();
+    let (eye, look) = match (view.mode, player.single()) {
+        (CameraMode::Chase, Ok((bird, flight))) => {
+            let heading = flight.heading_flat();
+            let at = bird.translation;
+            (
+                at - heading * CHASE_BACK * span + Vec3::Y * CHASE_UP * span,
+                at + heading * 0.15 * span,
+            )
+        }
+        _ => {
+            if !view.panned
+                && let Some(centre) = centre_of_3d_flock(flocks.iter())
+            {
+                view.centre = view.centre.lerp(centre, ease);
+            }
+            let back = Quat::from_euler(EulerRot::YXZ, view.yaw, -view.pitch, 0.0) * Vec3::Z;
+            (view.centre + back * view.distance * span, view.centre)
+        }
+    };
+    let floor = frame.ground + ABOVE_GROUND * span;
+    let eye = Vec3::new(eye.x, eye.y.max(floor), eye.z);
+    let smoothed = transform.translation.lerp(eye, ease);
+    transform.translation = Vec3::new(smoothed.x, smoothed.y.max(floor), smoothed.z);
+    // Look at the target as seen from here (the look point itself is not smoothed, so the
+    // target stays in the middle of the picture while the camera catches up).
+    let up = Vec3::Y;
+    if (look - transform.translation).cross(up).length_squared() > 1e-8 {
+        transform.look_at(look, up);
+    }
+}
+
+/// An arrow at the playfield's edge for each of the gold bird, the leader and the hunters that
+/// the camera does not see (behind it too: the arrow points the way to turn).
+#[allow(clippy::type_complexity)]
+fn find_arrows(
+    playfield: Res<Playfield>,
+    window: Single<&Window, With<PrimaryWindow>>,
+    camera: Query<(&Camera, &GlobalTransform), With<DeepCamera>>,
+    targets: Query<(
+        Option<&Transform>,
+        Option<&Position<Vec3>>,
+        Has<Player>,
+        Has<ClickLeader>,
+        Has<Hunter>,
+    )>,
+    mut arrows: ResMut<EdgeArrows>,
+) {
+    let Ok((camera, at)) = camera.single() else {
+        return;
+    };
+    let logical = Vec2::new(window.width().max(1.0), window.height().max(1.0));
+    let rect = window_rect(&playfield, logical);
+    let to_view = at.affine().inverse();
+    let mut found = Vec::new();
+    for (transform, position, player, leader, hunter) in &targets {
+        let target = if player {
+            ArrowTarget::Player
+        } else if leader {
+            ArrowTarget::Leader
+        } else if hunter {
+            ArrowTarget::Hunter
+        } else {
+            continue;
+        };
+        let p = match (player, transform, position) {
+            (true, Some(t), _) => t.translation,
+            (_, _, Some(p)) => p.0,
+            _ => continue,
+        };
+        let in_view = to_view.transform_point3(p);
+        let on_screen = if in_view.z < 0.0 {
+            camera.world_to_viewport(at, p).ok()
+        } else {
+            None
+        };
+        let to = match on_screen {
+            Some(s) if rect.contains(s) => continue,
+            Some(s) => s,
+            // Behind the camera: the way it lies, seen from the camera (screen y down).
+            None => {
+                let side = Vec2::new(in_view.x, -in_view.y).normalize_or(Vec2::Y);
+                rect.center() + side * logical.length()
+            }
+        };
+        found.push(arrow_towards(target, rect.center(), to, rect));
+    }
+    if arrows.0 != found {
+        arrows.0 = found;
+    }
+}
