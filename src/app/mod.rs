@@ -63,7 +63,7 @@ pub fn plugin(app: &mut App) {
         bodies::plugin,
         capture::plugin,
     ))
-    .add_plugins((touch::plugin, deep::plugin));
+    .add_plugins((touch::plugin, deep::plugin, deep::lines_plugin));
     #[cfg(not(target_arch = "wasm32"))]
     app.add_plugins(gpu::plugin);
 }

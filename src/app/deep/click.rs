@@ -31,12 +31,8 @@ const COLUMN_HALF_WIDTH: f32 = 0.025;
 pub struct LeaderOrb;
 
 pub(super) fn plugin(app: &mut App) {
-    app.init_resource::<EguiWantsInput>().add_systems(
-        Update,
-        (click, dress_leader, mark_leader)
-            .chain()
-            .run_if(super::deep),
-    );
+    app.init_resource::<EguiWantsInput>()
+        .add_systems(Update, (click, dress_leader).chain().run_if(super::deep));
 }
 
 /// Where the cursor's ray meets the ground, if it does (within the sky's reach).
@@ -202,8 +198,9 @@ fn dress_leader(
     }
 }
 
-/// The orb follows its leader; a thin line runs down from it to a dark disc on the ground.
-fn mark_leader(
+/// The orb follows its leader (placed again, or moved by a game); a thin line runs down from it
+/// to a dark disc on the ground.
+pub(super) fn mark_leader(
     mut gizmos: Gizmos,
     frame: Option<Res<SceneFrame>>,
     mut leaders: Query<(&Position<Vec3>, &mut Transform), With<LeaderOrb>>,

@@ -7,6 +7,7 @@
 use super::scenery::SceneFrame;
 use super::view::{CameraMode, DeepCamera, DeepView};
 use crate::app::player::{Player, PlayerTuning, boosting, flat_body, remove_flat_body};
+use crate::app::render::SpecialBird;
 use crate::app::scene::SceneConfig;
 use bevy::prelude::*;
 use murmur_flock::player::PlayerSet;
@@ -33,6 +34,12 @@ impl Flight {
         }
     }
 
+    /// Where it starts in a scene: in front of the camera's start, a little towards the
+    /// world's near side, heading into the world.
+    pub fn start(frame: &SceneFrame) -> Vec3 {
+        Vec3::new(0.0, 0.0, 0.35 * frame.half.z)
+    }
+
     /// Its heading, horizontal and of unit length.
     pub fn heading_flat(&self) -> Vec3 {
         Vec3::new(self.heading.x, 0.0, self.heading.z).normalize_or(Vec3::NEG_Z)
@@ -45,6 +52,8 @@ impl Default for Flight {
     }
 }
 
+/// The gold bird's size in 3D, relative to a flock bird.
+const GOLD_SCALE_3D: f32 = 3.0;
 /// How quickly A and D turn the gold bird, radians a second.
 const TURN_RATE: f32 = 1.8;
 /// Most the gold bird banks, radians.
@@ -93,18 +102,24 @@ fn fit_body_to_space(
     config: Res<SceneConfig>,
     tuning: Res<PlayerTuning>,
     frame: Option<Res<SceneFrame>>,
-    player: Query<(Entity, Has<Flight>), With<Player>>,
+    mut player: Query<(Entity, Has<Flight>, Option<&mut SpecialBird>), With<Player>>,
 ) {
     let deep = space.is_some_and(|s| *s.get() == super::Space::Deep);
-    for (entity, flying) in &player {
+    for (entity, flying, special) in &mut player {
+        // Larger in 3D, where it is seen from behind among its flock.
+        let scale = if deep { GOLD_SCALE_3D } else { 2.0 };
+        if let Some(mut special) = special
+            && special.scale != scale
+        {
+            special.scale = scale;
+        }
         let mut entity = commands.entity(entity);
         if deep && !flying {
             let Some(frame) = frame.as_deref() else {
                 return;
             };
             remove_flat_body(&mut entity);
-            // In front of the camera's start, heading into the world.
-            let start = Vec3::new(0.0, 0.0, 0.35 * frame.half.z);
+            let start = Flight::start(frame);
             entity.insert((Flight::new(), Bank(0.0), Transform::from_translation(start)));
         } else if !deep && flying {
             entity.remove::<(Flight, Bank)>();
@@ -133,6 +148,7 @@ fn fly(
     let stick = Stick::read(&keys);
     let boost = if boosting(&keys) { tuning.boost } else { 1.0 };
     let thrust = tuning.thrust(config.preset.world.width) * boost;
+    let old_heading = flight.heading_flat();
     let camera = camera
         .single()
         .ok()
@@ -151,7 +167,6 @@ fn fly(
             flight.heading_flat() * stick.forward + Vec3::Y * stick.climb
         }
     };
-    let old_heading = flight.heading_flat();
     let accel = direction.normalize_or_zero() * thrust - flight.velocity * tuning.damping;
     flight.velocity += accel * dt;
     let mut at = transform.translation + flight.velocity * dt;

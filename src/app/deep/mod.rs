@@ -45,7 +45,17 @@ pub fn deep(space: Option<Res<State<Space>>>) -> bool {
     space.is_some_and(|s| *s.get() == Space::Deep)
 }
 
-/// Adds the [`Space`] state (starting in the scene's) and the 3D scene's parts.
+/// The 3D scene's line drawings (the world's box, the leader's line to the ground): they need
+/// Bevy's gizmos.
+pub fn lines_plugin(app: &mut App) {
+    app.add_systems(
+        Update,
+        (scenery::draw_bounds, click::mark_leader).run_if(deep),
+    );
+}
+
+/// Adds the [`Space`] state (starting in the scene's) and the 3D scene's parts (but the line
+/// drawings of [`lines_plugin`]).
 pub fn plugin(app: &mut App) {
     let start = app
         .world()
@@ -61,9 +71,10 @@ pub fn plugin(app: &mut App) {
 /// flat scene sizes birds in screen pixels): sized again when the model or world changes.
 fn size_birds(
     config: Res<SceneConfig>,
-    mut looks: ResMut<super::render::Looks>,
+    looks: Option<ResMut<super::render::Looks>>,
     mut sized_for: Local<Option<String>>,
 ) {
+    let Some(mut looks) = looks else { return };
     let key = format!("{:?} {:?}", config.preset.model, config.preset.world);
     if sized_for.as_deref() != Some(key.as_str()) {
         looks.bird_size = 0.45 * config.preset.model().near_radius();

@@ -73,10 +73,7 @@ pub fn solids_of(config: &SceneConfig) -> Vec<Solid> {
 }
 
 pub(super) fn plugin(app: &mut App) {
-    app.add_systems(
-        Update,
-        (build, keep_sky_about_camera, draw_bounds).run_if(super::deep),
-    );
+    app.add_systems(Update, (build, keep_sky_about_camera).run_if(super::deep));
 }
 
 /// What the scenery was built from: rebuilt when it changes or the flock is reset.
@@ -249,7 +246,7 @@ fn keep_sky_about_camera(
 }
 
 /// The world's box, faintly (where the flock turns or wraps).
-fn draw_bounds(mut gizmos: Gizmos, frame: Option<Res<SceneFrame>>) {
+pub(super) fn draw_bounds(mut gizmos: Gizmos, frame: Option<Res<SceneFrame>>) {
     let Some(frame) = frame else { return };
     gizmos.cube(
         Transform::from_scale(frame.half * 2.0),

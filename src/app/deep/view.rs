@@ -9,6 +9,7 @@ use crate::app::camera::arrows::{ArrowTarget, EdgeArrows, arrow_towards, window_
 use crate::app::camera::{Playfield, SCREEN_LAYER, WORLD_LAYER};
 use crate::app::leader::ClickLeader;
 use crate::app::player::Player;
+use crate::app::scene::SceneConfig;
 use bevy::camera::visibility::RenderLayers;
 use bevy::core_pipeline::tonemapping::Tonemapping;
 use bevy::input::mouse::{AccumulatedMouseMotion, AccumulatedMouseScroll};
@@ -44,10 +45,9 @@ pub struct DeepView {
     pub pitch: f32,
     /// The orbit camera's distance from its centre, as a part of the world's span.
     pub distance: f32,
-    /// The orbit's centre; follows the flock's centre until panned.
+    /// The orbit's centre: the world's at first, the flock's when the orbit camera is taken
+    /// up or framed (Home), moved by panning.
     pub centre: Vec3,
-    /// The orbit's centre was moved by hand: it stays there until Home.
-    pub panned: bool,
 }
 
 impl Default for DeepView {
@@ -56,17 +56,16 @@ impl Default for DeepView {
             mode: CameraMode::Chase,
             yaw: 0.5,
             pitch: 0.35,
-            distance: 1.1,
+            distance: 1.6,
             centre: Vec3::ZERO,
-            panned: false,
         }
     }
 }
 
 /// The chase camera sits this far behind the gold bird, as a part of the world's span...
-const CHASE_BACK: f32 = 0.45;
+const CHASE_BACK: f32 = 0.3;
 /// ...and this far above it.
-const CHASE_UP: f32 = 0.14;
+const CHASE_UP: f32 = 0.1;
 /// How quickly the cameras close on where they should be, per second.
 const STIFFNESS: f32 = 5.0;
 /// The lowest a camera goes: this part of the span above the ground.
@@ -91,19 +90,21 @@ pub(super) fn plugin(app: &mut App) {
 }
 
 /// The 3D camera, drawn under the app's screen camera (which draws only the UI in 3D).
+/// It starts where its mode puts it (so that a click in the first frames meets the ground the
+/// picture shows), the orbit about the world's centre.
 fn spawn_camera(
     mut commands: Commands,
     cameras: Query<(), With<DeepCamera>>,
-    frame: Option<Res<SceneFrame>>,
+    config: Res<SceneConfig>,
     mut view: ResMut<DeepView>,
 ) {
-    let Some(frame) = frame else { return };
     if !cameras.is_empty() {
         return;
     }
+    let frame = SceneFrame::of(&config);
     view.centre = Vec3::ZERO;
-    view.panned = false;
     let span = frame.span;
+    let (eye, look) = wanted(&view, &frame, None);
     commands.spawn((
         Camera3d::default(),
         DeepCamera,
@@ -125,8 +126,29 @@ fn spawn_camera(
         Msaa::Off,
         fog(span),
         RenderLayers::from_layers(&[SCREEN_LAYER, WORLD_LAYER]),
-        Transform::from_xyz(0.0, 0.3 * span, 1.2 * span).looking_at(Vec3::ZERO, Vec3::Y),
+        Transform::from_translation(eye).looking_at(look, Vec3::Y),
     ));
+}
+
+/// Where the camera should be and what it looks at: behind the gold bird (`bird`: its place
+/// and heading; its start before it flies) or about the orbit's centre; above the ground.
+fn wanted(view: &DeepView, frame: &SceneFrame, bird: Option<(Vec3, Vec3)>) -> (Vec3, Vec3) {
+    let span = frame.span;
+    let (eye, look) = match view.mode {
+        CameraMode::Chase => {
+            let (at, heading) = bird.unwrap_or((Flight::start(frame), Vec3::NEG_Z));
+            (
+                at - heading * CHASE_BACK * span + Vec3::Y * CHASE_UP * span,
+                at + heading * 0.15 * span,
+            )
+        }
+        CameraMode::Orbit => {
+            let back = Quat::from_euler(EulerRot::YXZ, view.yaw, -view.pitch, 0.0) * Vec3::Z;
+            (view.centre + back * view.distance * span, view.centre)
+        }
+    };
+    let floor = frame.ground + ABOVE_GROUND * span;
+    (Vec3::new(eye.x, eye.y.max(floor), eye.z), look)
 }
 
 /// Fog from a little beyond the world to far away, the sky's colour at the horizon.
@@ -134,21 +156,37 @@ fn fog(span: f32) -> DistanceFog {
     DistanceFog {
         color: HORIZON,
         falloff: FogFalloff::Linear {
-            start: 0.8 * span,
-            end: 6.0 * span,
+            start: 1.5 * span,
+            end: 8.0 * span,
         },
         ..default()
     }
 }
 
-/// `V` switches between the chase and the orbit camera.
-fn switch_mode(keys: Res<ButtonInput<KeyCode>>, mut view: ResMut<DeepView>) {
+/// `V` switches between the chase and the orbit camera (which then turns about the flock's
+/// centre).
+fn switch_mode(
+    keys: Res<ButtonInput<KeyCode>>,
+    flocks: Query<&FlockColumns<Vec3>>,
+    mut view: ResMut<DeepView>,
+) {
     if keys.just_pressed(KeyCode::KeyV) {
-        view.mode = match view.mode {
-            CameraMode::Chase => CameraMode::Orbit,
-            CameraMode::Orbit => CameraMode::Chase,
-        };
+        match view.mode {
+            CameraMode::Chase => take_up_orbit(&mut view, &flocks),
+            CameraMode::Orbit => view.mode = CameraMode::Chase,
+        }
         info!("camera: {:?}", view.mode);
+    }
+}
+
+/// The orbit camera, turning about the flock's centre (when the chase camera hands over).
+fn take_up_orbit(view: &mut DeepView, flocks: &Query<&FlockColumns<Vec3>>) {
+    if view.mode == CameraMode::Orbit {
+        return;
+    }
+    view.mode = CameraMode::Orbit;
+    if let Some(centre) = centre_of_3d_flock(flocks.iter()) {
+        view.centre = centre;
     }
 }
 
@@ -161,6 +199,7 @@ fn orbit_mouse(
     wants: Res<EguiWantsInput>,
     frame: Option<Res<SceneFrame>>,
     camera: Query<&Transform, With<DeepCamera>>,
+    flocks: Query<&FlockColumns<Vec3>>,
     mut view: ResMut<DeepView>,
 ) {
     let Some(frame) = frame else { return };
@@ -171,7 +210,7 @@ fn orbit_mouse(
     if scroll.delta.y != 0.0 {
         view.distance =
             (view.distance * 0.9f32.powf(scroll.delta.y.clamp(-5.0, 5.0))).clamp(0.05, 8.0);
-        view.mode = CameraMode::Orbit;
+        take_up_orbit(&mut view, &flocks);
     }
     let d = motion.delta;
     if d == Vec2::ZERO {
@@ -180,20 +219,19 @@ fn orbit_mouse(
     if buttons.pressed(MouseButton::Left) && !shift {
         view.yaw -= d.x * 0.006;
         view.pitch = (view.pitch + d.y * 0.006).clamp(-0.2, 1.5);
-        view.mode = CameraMode::Orbit;
+        take_up_orbit(&mut view, &flocks);
     }
     if buttons.pressed(MouseButton::Middle)
         && let Ok(camera) = camera.single()
     {
         let per_pixel = view.distance * frame.span * 0.0015;
         let shift = (camera.left() * d.x + camera.up() * d.y) * per_pixel;
+        take_up_orbit(&mut view, &flocks);
         view.centre += shift;
-        view.panned = true;
-        view.mode = CameraMode::Orbit;
     }
 }
 
-/// Home: the orbit camera frames the whole flock again (and follows its centre).
+/// Home: the orbit camera frames the whole flock.
 fn frame_flock(
     keys: Res<ButtonInput<KeyCode>>,
     frame: Option<Res<SceneFrame>>,
@@ -205,7 +243,6 @@ fn frame_flock(
         return;
     }
     view.mode = CameraMode::Orbit;
-    view.panned = false;
     let Some(centre) = centre_of_3d_flock(flocks.iter()) else {
         return;
     };
@@ -225,9 +262,8 @@ fn place_camera(
     // Real time: the camera moves while the flock is paused too.
     time: Res<Time<Real>>,
     frame: Option<Res<SceneFrame>>,
-    flocks: Query<&FlockColumns<Vec3>>,
     player: Query<(&Transform, &Flight), (With<Player>, Without<DeepCamera>)>,
-    mut view: ResMut<DeepView>,
+    view: Res<DeepView>,
     mut camera: Query<(&mut Transform, &mut DistanceFog), With<DeepCamera>>,
 ) {
     let Some(frame) = frame else { return };
@@ -239,27 +275,12 @@ fn place_camera(
         *fog_now = fog(span);
     }
     let ease = 1.0 - (-STIFFNESS * time.delta_secs().min(0.1)).exp();
-    let (eye, look) = match (view.mode, player.single()) {
-        (CameraMode::Chase, Ok((bird, flight))) => {
-            let heading = flight.heading_flat();
-            let at = bird.translation;
-            (
-                at - heading * CHASE_BACK * span + Vec3::Y * CHASE_UP * span,
-                at + heading * 0.15 * span,
-            )
-        }
-        _ => {
-            if !view.panned
-                && let Some(centre) = centre_of_3d_flock(flocks.iter())
-            {
-                view.centre = view.centre.lerp(centre, ease);
-            }
-            let back = Quat::from_euler(EulerRot::YXZ, view.yaw, -view.pitch, 0.0) * Vec3::Z;
-            (view.centre + back * view.distance * span, view.centre)
-        }
-    };
+    let bird = player
+        .single()
+        .ok()
+        .map(|(t, flight)| (t.translation, flight.heading_flat()));
+    let (eye, look) = wanted(&view, &frame, bird);
     let floor = frame.ground + ABOVE_GROUND * span;
-    let eye = Vec3::new(eye.x, eye.y.max(floor), eye.z);
     let smoothed = transform.translation.lerp(eye, ease);
     transform.translation = Vec3::new(smoothed.x, smoothed.y.max(floor), smoothed.z);
     // Look at the target as seen from here (the look point itself is not smoothed, so the

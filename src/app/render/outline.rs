@@ -7,7 +7,7 @@ use bevy::prelude::*;
 
 pub(super) fn plugin(app: &mut App) {
     app.add_systems(Startup, gizmos_on_world_layer)
-        .add_systems(Update, outline_world);
+        .add_systems(Update, outline_world.run_if(crate::app::deep::flat));
 }
 
 fn gizmos_on_world_layer(mut store: ResMut<GizmoConfigStore>) {
