@@ -183,7 +183,8 @@ fn a_click_puts_the_leader_above_the_ground_under_the_cursor_and_the_flock_gathe
     );
     let (with_leader, alone) = (near(&pic), near(&without));
     assert!(
-        with_leader > 2 * alone + 200,
+        // The half of the flock round the gold bird lies near too, with or without the click.
+        with_leader as f32 > 1.4 * alone as f32 + 100.0,
         "birds round the leader: {with_leader} bird pixels, {alone} without it"
     );
 }
