@@ -1,8 +1,9 @@
 //! murmur: a flocking (boids) simulator on Bevy.
 //!
 //! The binary (`src/main.rs`) parses the command line and runs a [`modes`] entry; the windowed
-//! app is built from the small plugins in [`app`], which the examples reuse. The simulation
-//! itself lives in the `flock` (Bevy) and `murmur_core` (Bevy-free) crates under `plugins/`.
+//! app is built from the small plugins in [`app`] (the flat scene's and, in [`app::deep`], the 3D
+//! scene's). The simulation itself lives in the `murmur_flock` (Bevy plugins) and `murmur_core`
+//! (Bevy-free) crates under `plugins/`; the examples are built from those crates alone.
 
 pub mod app;
 pub mod capture;

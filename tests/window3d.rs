@@ -1,7 +1,8 @@
 //! The app's 3D scene under a display, as `murmur screenshot` renders it: birds in depth (near
 //! birds drawn larger than far ones, where the flat scene's are all one size), the leader a
 //! click puts above the ground under the cursor with the flock gathered round it (and none
-//! without the click), and the gold bird kept in view by the chase camera as it flies.
+//! without the click), and the gold bird kept in view by the chase camera as it flies; and the
+//! live window driven by real X key and mouse events (`xdotool`, the window focused).
 //!
 //! Needs an X display and Vulkan (Mesa's lavapipe will do): without them the tests are
 //! skipped, unless `MURMUR_REQUIRE_DISPLAY=1` (set by `.ci/run`) makes that a failure.
@@ -9,7 +10,9 @@
 mod common;
 
 use common::{Display, Picture, display_or_skip, is_bird, is_crimson, load, murmur};
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
+use std::process::{Command, Stdio};
+use std::time::{Duration, Instant};
 
 fn screenshot(display: &Display, args: &[&str], name: &str) -> Picture {
     let out: PathBuf =
@@ -219,4 +222,139 @@ fn the_chase_camera_keeps_the_gold_bird_in_view_as_it_flies() {
         (gx - w / 2.0).abs() < 0.15 * w && (gy - h / 2.0).abs() < 0.25 * h,
         "the gold bird is near the middle: ({gx}, {gy})"
     );
+}
+
+/// Waits up to `limit` for `ready`.
+fn wait_for<T>(limit: Duration, mut ready: impl FnMut() -> Option<T>) -> Option<T> {
+    let started = Instant::now();
+    while started.elapsed() < limit {
+        if let Some(v) = ready() {
+            return Some(v);
+        }
+        std::thread::sleep(Duration::from_millis(200));
+    }
+    None
+}
+
+fn xdotool(display: &str, args: &[&str]) -> Option<String> {
+    let out = Command::new("xdotool")
+        .args(args)
+        .env("DISPLAY", display)
+        .stderr(Stdio::null())
+        .output()
+        .ok()?;
+    out.status
+        .success()
+        .then(|| String::from_utf8_lossy(&out.stdout).trim().to_string())
+}
+
+/// The newest PNG in `dir` once it is whole, read (and removed).
+fn newest_png(dir: &Path, after: usize) -> Picture {
+    let png = wait_for(Duration::from_secs(30), || {
+        let mut found: Vec<PathBuf> = std::fs::read_dir(dir)
+            .ok()?
+            .filter_map(|e| e.ok().map(|e| e.path()))
+            .filter(|p| p.extension().is_some_and(|e| e == "png"))
+            .collect();
+        found.sort();
+        (found.len() > after).then(|| found.pop()).flatten()
+    })
+    .expect("F12 writes a PNG");
+    // Let the writer finish.
+    std::thread::sleep(Duration::from_millis(800));
+    let pic = load(&png);
+    // `load` removed it; keep the count right for the next picture.
+    std::fs::write(&png, b"read").unwrap();
+    pic
+}
+
+#[test]
+fn real_keys_and_a_real_click_fly_the_gold_bird_and_place_the_leader_in_the_live_window() {
+    let Some((_one_at_a_time, display)) = display_or_skip() else {
+        return;
+    };
+    if Command::new("xdotool").arg("version").output().is_err() {
+        let required = std::env::var("MURMUR_REQUIRE_DISPLAY").is_ok_and(|v| v == "1");
+        assert!(!required, "no xdotool, but MURMUR_REQUIRE_DISPLAY=1");
+        eprintln!("skipped: no xdotool");
+        return;
+    }
+    let dir = std::env::temp_dir().join(format!("murmur-test-{}-live3d", std::process::id()));
+    let pictures = dir.join("pictures");
+    std::fs::create_dir_all(&pictures).unwrap();
+    let log = dir.join("log.txt");
+    let mut app = murmur()
+        .args([
+            "run",
+            "--preset",
+            "reynolds3d",
+            "--boids",
+            "600",
+            "--seed",
+            "2",
+        ])
+        .args(["--size", "800x450"])
+        .env("DISPLAY", &display.name)
+        .env("XDG_RUNTIME_DIR", std::env::temp_dir())
+        .env("MURMUR_CONFIG_DIR", &dir)
+        .env("MURMUR_PICTURES_DIR", &pictures)
+        .env("NO_COLOR", "1")
+        .stdout(Stdio::null())
+        .stderr(std::fs::File::create(&log).unwrap())
+        .spawn()
+        .expect("murmur runs");
+    let window = wait_for(Duration::from_secs(60), || {
+        xdotool(&display.name, &["search", "--name", "^murmur$"])
+            .and_then(|w| w.lines().next().map(str::to_string))
+    })
+    .expect("the window opens");
+    let said = |what: &str| std::fs::read_to_string(&log).is_ok_and(|l| l.contains(what));
+    // Xvfb has no window manager: the window gets key events only once focused.
+    let x = |args: &[&str]| {
+        xdotool(&display.name, &["windowfocus", "--sync", &window]);
+        xdotool(&display.name, args).expect("xdotool sends it");
+    };
+    std::thread::sleep(Duration::from_secs(5));
+
+    // W held for three seconds: the gold bird flies, and the chase camera keeps it in the middle.
+    x(&["keydown", "w"]);
+    std::thread::sleep(Duration::from_secs(3));
+    x(&["keyup", "w"]);
+    x(&["key", "F12"]);
+    let flown = newest_png(&pictures, 0);
+    let gold = matching(&flown, is_gold);
+    assert!(gold.len() >= 20, "the gold bird in view: {}", gold.len());
+    let gx = gold.iter().map(|p| p.0 as f32).sum::<f32>() / gold.len() as f32;
+    assert!(
+        (gx - 400.0).abs() < 100.0,
+        "the gold bird near the middle: x = {gx}"
+    );
+
+    // A real click on the ground places the leader there: it says so, and the orb shows.
+    assert!(!said("leader placed"), "no leader before the click");
+    x(&["mousemove", "--window", &window, "400", "380"]);
+    x(&["click", "1"]);
+    assert!(
+        wait_for(Duration::from_secs(20), || said("leader placed")
+            .then_some(()))
+        .is_some(),
+        "the click placed the leader"
+    );
+    std::thread::sleep(Duration::from_secs(1));
+    x(&["key", "F12"]);
+    let led = newest_png(&pictures, 1);
+    let crimson = matching(&led, is_crimson);
+    assert!(crimson.len() >= 10, "the leader shows: {}", crimson.len());
+
+    // V: the orbit camera.
+    x(&["key", "v"]);
+    assert!(
+        wait_for(Duration::from_secs(20), || said("camera: Orbit")
+            .then_some(()))
+        .is_some(),
+        "V took up the orbit camera"
+    );
+    let _ = app.kill();
+    let _ = app.wait();
+    let _ = std::fs::remove_dir_all(&dir);
 }

@@ -30,12 +30,10 @@ fn draw_hud(
     bodies: Option<Res<murmur_physics::prelude::BirdBodies>>,
     path: Res<super::scene::FlockPath>,
     space: Option<Res<State<super::deep::Space>>>,
+    #[cfg(not(target_arch = "wasm32"))] view: Option<Res<super::deep::view::DeepView>>,
 ) -> Result {
-    let help_text = if super::deep::flat(space) {
-        HELP
-    } else {
-        HELP_3D
-    };
+    let flat = super::deep::flat(space);
+    let help_text = if flat { HELP } else { HELP_3D };
     let ctx = contexts.ctx_mut()?;
     let fps = diagnostics
         .get(&FrameTimeDiagnosticsPlugin::FPS)
@@ -54,8 +52,15 @@ fn draw_hud(
     if bodies.is_some_and(|b| b.enabled) {
         extras.push_str(" · physical birds");
     }
-    if follow.on && follow.engaged {
+    if flat && follow.on && follow.engaged {
         extras.push_str(" · camera follows");
+    }
+    #[cfg(not(target_arch = "wasm32"))]
+    if !flat && let Some(view) = view {
+        extras.push_str(match view.mode {
+            super::deep::view::CameraMode::Chase => " · chase camera",
+            super::deep::view::CameraMode::Orbit => " · orbit camera",
+        });
     }
     if paused.0 {
         extras.push_str(" · PAUSED");

@@ -1,5 +1,6 @@
 //! The windowed app: a scene (flock, player, leader), a camera, one-draw-call birds with trails,
-//! keyboard and mouse controls, and a help line. Each module is a small plugin.
+//! keyboard and mouse controls, and a help line; for a 3D preset, the 3D scene of [`deep`]. Each
+//! module is a small plugin.
 
 pub mod board;
 pub mod bodies;

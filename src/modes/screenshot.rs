@@ -46,7 +46,8 @@ pub struct ScreenshotArgs {
     /// The 3D scene's camera (3D presets only; chase by default).
     #[arg(long, value_enum)]
     pub camera: Option<CameraChoice>,
-    /// Zoom in this many times closer than the whole world fitted into the playfield.
+    /// Zoom in this many times closer than the whole world fitted into the playfield (in 3D:
+    /// the orbit camera this many times closer than its usual distance).
     #[arg(long, default_value_t = 1.0, value_parser = parse_zoom)]
     pub zoom: f32,
     /// Fly the flock on the GPU (as `murmur run --gpu`).
@@ -84,7 +85,9 @@ struct Plan {
 pub fn run(args: ScreenshotArgs) -> Result<(), ModeError> {
     let scene = flags::scene_config(&args.scene)?;
     args.board.check(&scene)?;
-    let view = CameraChoice::view(args.camera, &scene)?;
+    let mut view = CameraChoice::view(args.camera, &scene)?;
+    // In 3D the zoom brings the orbit camera closer.
+    view.distance /= args.zoom;
     scripted::out_folder_exists(&args.out)?;
     let _ = std::fs::remove_file(&args.out);
     let mut app = app::build(AppOptions {

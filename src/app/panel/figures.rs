@@ -1,5 +1,6 @@
 //! Live figures for the panel: frame rate, simulation step time, birds, mean neighbours, and
-//! the last 30 seconds of polarization, nearest-neighbour distance and step time.
+//! the last 30 seconds of polarization, nearest-neighbour distance and step time; in 3D also the
+//! flock's shape (the lengths of its three principal axes).
 
 use crate::app::scene::ActiveFlock;
 use bevy::prelude::*;
@@ -32,6 +33,8 @@ pub struct Figures {
     pub nn_distance: VecDeque<[f64; 2]>,
     /// Step time, ms.
     pub step_ms: VecDeque<[f64; 2]>,
+    /// A 3D flock's shape: thickness over length (1 a ball, near 0 a sheet or a line).
+    pub thinness: VecDeque<[f64; 2]>,
     /// The latest measurement.
     pub latest: Option<FlockMetrics>,
     since_sample: Duration,
@@ -73,7 +76,12 @@ fn sample(
     mut figures: ResMut<Figures>,
     flock: Res<ActiveFlock>,
     flocks: Query<&Flock>,
-    birds: Query<(&FlockMember, &Position, &murmur_flock::components::Velocity)>,
+    flat: Query<(&FlockMember, &Position, &murmur_flock::components::Velocity)>,
+    deep: Query<(
+        &FlockMember,
+        &Position<Vec3>,
+        &murmur_flock::components::Velocity<Vec3>,
+    )>,
 ) {
     figures.since_sample += time.delta();
     if !state.open || figures.since_sample < SAMPLE_EVERY {
@@ -83,14 +91,21 @@ fn sample(
     let Ok(params) = flocks.get(flock.0).map(|f| f.params.clone()) else {
         return;
     };
-    let (pos, vel): (Vec<Vec2>, Vec<Vec2>) = birds
-        .iter()
-        .filter(|(m, _, _)| m.0 == flock.0)
-        .map(|(_, p, v)| (p.0, v.0))
-        .unzip();
-    let mut grid = murmur_flock::murmur_core::grid::NeighbourGrid::new();
-    murmur_flock::murmur_core::sim::collect_neighbours(&mut grid, &params, &pos, &vel);
-    let m = FlockMetrics::measure(&grid, &params);
+    let m = if params.is_3d() {
+        measure(
+            &params,
+            deep.iter()
+                .filter(|(m, _, _)| m.0 == flock.0)
+                .map(|(_, p, v)| (p.0, v.0)),
+        )
+    } else {
+        measure(
+            &params,
+            flat.iter()
+                .filter(|(m, _, _)| m.0 == flock.0)
+                .map(|(_, p, v)| (p.0, v.0)),
+        )
+    };
     let now = time.elapsed_secs_f64();
     let push = |series: &mut VecDeque<[f64; 2]>, v: f64| {
         series.push_back([now, v]);
@@ -104,5 +119,28 @@ fn sample(
     push(&mut figures.polarization, m.polarization);
     push(&mut figures.nn_distance, m.mean_nn_distance.unwrap_or(0.0));
     push(&mut figures.step_ms, step.ms);
+    if let Some([thickness, _, length]) = m.shape {
+        push(
+            &mut figures.thinness,
+            if length > 0.0 {
+                thickness / length
+            } else {
+                0.0
+            },
+        );
+    } else if !figures.thinness.is_empty() {
+        figures.thinness.clear();
+    }
     figures.latest = Some(m);
+}
+
+/// The figures of the birds `(position, velocity)` of a flock with `params`, in their space.
+fn measure<V: murmur_flock::murmur_core::Vector>(
+    params: &FlockParams,
+    birds: impl Iterator<Item = (V, V)>,
+) -> FlockMetrics {
+    let (pos, vel): (Vec<V>, Vec<V>) = birds.unzip();
+    let mut grid = murmur_flock::murmur_core::grid::NeighbourGrid::<V>::new();
+    murmur_flock::murmur_core::sim::collect_neighbours(&mut grid, params, &pos, &vel);
+    FlockMetrics::measure(&grid, params)
 }

@@ -483,6 +483,17 @@ fn figures_section(
                 &figures.nn_distance,
             );
             plot(ui, "plot-step", "step time (ms)", &figures.step_ms);
+            if let Some([thickness, width, length]) = figures.latest.and_then(|m| m.shape) {
+                ui.label(format!(
+                    "shape: thickness {thickness:.0} · width {width:.0} · length {length:.0}"
+                ));
+                plot(
+                    ui,
+                    "plot-shape",
+                    "thickness / length (1 a ball, 0 a sheet)",
+                    &figures.thinness,
+                );
+            }
         })
         .header_response
         .on_hover_text("Last 30 s");
