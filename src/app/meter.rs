@@ -47,6 +47,7 @@ fn measure(
     time: Res<Time<Real>>,
     flock: Res<ActiveFlock>,
     columns: Query<&FlockColumns>,
+    columns3d: Query<&FlockColumns<Vec3>>,
     birds: Query<(), With<Boid>>,
     window: Single<&Window>,
     mut exit: MessageWriter<AppExit>,
@@ -55,7 +56,12 @@ fn measure(
 ) {
     let started = *meter.started.get_or_insert_with(Instant::now);
     meter.seen += 1;
-    let tick = columns.get(flock.0).map_or(0, |c| c.tick());
+    // The flock's ticks, in whichever space it flies.
+    let tick = columns
+        .get(flock.0)
+        .map(|c| c.tick())
+        .or_else(|_| columns3d.get(flock.0).map(|c| c.tick()))
+        .unwrap_or(0);
     let Some((since, first_tick)) = meter.measuring_since else {
         if meter.seen >= WARM_UP_FRAMES && started.elapsed() >= WARM_UP_TIME {
             meter.measuring_since = Some((Instant::now(), tick));
