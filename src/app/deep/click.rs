@@ -47,7 +47,12 @@ pub fn ground_under_cursor(
 
 /// Where the ray through window point `at` (logical pixels) meets the ground.
 pub fn ground_under(camera: (&Camera, &GlobalTransform), at: Vec2, ground: f32) -> Option<Vec3> {
-    let ray = camera.0.viewport_to_world(camera.1, at).ok()?;
+    // The camera's picture may start away from the window's corner (beside the panel).
+    let corner = camera
+        .0
+        .logical_viewport_rect()
+        .map_or(Vec2::ZERO, |r| r.min);
+    let ray = camera.0.viewport_to_world(camera.1, at - corner).ok()?;
     let distance = ray.intersect_plane(Vec3::Y * ground, InfinitePlane3d::new(Vec3::Y))?;
     Some(ray.get_point(distance))
 }

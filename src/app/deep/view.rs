@@ -81,7 +81,7 @@ pub(super) fn plugin(app: &mut App) {
             (
                 spawn_camera,
                 (switch_mode, orbit_mouse, frame_flock),
-                place_camera,
+                (place_camera, fit_viewport),
                 find_arrows,
             )
                 .chain()
@@ -291,6 +291,38 @@ fn place_camera(
     }
 }
 
+/// The 3D picture fills the playfield: the window less the side panel when it is open.
+fn fit_viewport(
+    playfield: Res<Playfield>,
+    window: Single<&Window, With<PrimaryWindow>>,
+    mut camera: Query<&mut Camera, With<DeepCamera>>,
+) {
+    let Ok(mut camera) = camera.single_mut() else {
+        return;
+    };
+    let field = playfield.in_pixels(window.scale_factor());
+    let full = Vec2::new(
+        window.physical_width() as f32,
+        window.physical_height() as f32,
+    );
+    let at = Vec2::new(field.left, field.top).clamp(Vec2::ZERO, full - 1.0);
+    let size = (full - at - Vec2::new(field.right, field.bottom)).max(Vec2::ONE);
+    let wanted = (at.as_uvec2(), size.as_uvec2());
+    let now = camera
+        .viewport
+        .as_ref()
+        .map_or((UVec2::ZERO, full.as_uvec2()), |v| {
+            (v.physical_position, v.physical_size)
+        });
+    if now != wanted {
+        camera.viewport = Some(bevy::camera::Viewport {
+            physical_position: wanted.0,
+            physical_size: wanted.1,
+            ..default()
+        });
+    }
+}
+
 /// An arrow at the playfield's edge for each of the gold bird, the leader and the hunters that
 /// the camera does not see (behind it too: the arrow points the way to turn).
 #[allow(clippy::type_complexity)]
@@ -330,8 +362,10 @@ fn find_arrows(
             _ => continue,
         };
         let in_view = to_view.transform_point3(p);
+        // The viewport's corner in the window (the picture keeps clear of the panel).
+        let corner = camera.logical_viewport_rect().map_or(Vec2::ZERO, |r| r.min);
         let on_screen = if in_view.z < 0.0 {
-            camera.world_to_viewport(at, p).ok()
+            camera.world_to_viewport(at, p).ok().map(|s| s + corner)
         } else {
             None
         };
