@@ -8,10 +8,10 @@
 
 mod common;
 
-use common::{display_or_skip, is_crimson, murmur};
+use common::{display_or_skip, is_crimson, murmur, wait_for, xdotool};
 use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
 fn scratch(name: &str) -> PathBuf {
     let dir = std::env::temp_dir().join(format!("murmur-capture-{}-{name}", std::process::id()));
@@ -128,30 +128,6 @@ fn files(dir: &Path, extension: &str) -> Vec<PathBuf> {
     found.retain(|p| p.extension().is_some_and(|e| e == extension));
     found.sort();
     found
-}
-
-/// Waits up to `limit` for `ready`.
-fn wait_for<T>(limit: Duration, mut ready: impl FnMut() -> Option<T>) -> Option<T> {
-    let started = Instant::now();
-    while started.elapsed() < limit {
-        if let Some(v) = ready() {
-            return Some(v);
-        }
-        std::thread::sleep(Duration::from_millis(200));
-    }
-    None
-}
-
-fn xdotool(display: &str, args: &[&str]) -> Option<String> {
-    let out = Command::new("xdotool")
-        .args(args)
-        .env("DISPLAY", display)
-        .stderr(Stdio::null())
-        .output()
-        .ok()?;
-    out.status
-        .success()
-        .then(|| String::from_utf8_lossy(&out.stdout).trim().to_string())
 }
 
 #[test]

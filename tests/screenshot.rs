@@ -40,15 +40,7 @@ fn screenshot(display: &Display, extra: &[&str], name: &str) -> Picture {
 
 /// Pixels matching `f`, away from the two text boxes (top-left status, bottom help line).
 fn matching(pic: &Picture, f: fn([u8; 3]) -> bool) -> Vec<(usize, usize)> {
-    let mut out = Vec::new();
-    for y in 60..pic.height - 60 {
-        for x in 0..pic.width {
-            if f(pic.rgb[y * pic.width + x]) {
-                out.push((x, y));
-            }
-        }
-    }
-    out
+    common::matching(pic, f, 60, 60)
 }
 
 #[test]

@@ -9,10 +9,12 @@
 
 mod common;
 
-use common::{Display, Picture, display_or_skip, is_bird, is_crimson, load, murmur};
+use common::{
+    Display, Picture, display_or_skip, is_bird, is_crimson, load, murmur, wait_for, xdotool,
+};
 use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
 fn screenshot(display: &Display, args: &[&str], name: &str) -> Picture {
     let out: PathBuf =
@@ -32,15 +34,7 @@ fn screenshot(display: &Display, args: &[&str], name: &str) -> Picture {
 
 /// Pixels matching `f`, away from the two text boxes (top-left status, bottom help line).
 fn matching(pic: &Picture, f: fn([u8; 3]) -> bool) -> Vec<(usize, usize)> {
-    let mut out = Vec::new();
-    for y in 60..pic.height - 70 {
-        for x in 0..pic.width {
-            if f(pic.rgb[y * pic.width + x]) {
-                out.push((x, y));
-            }
-        }
-    }
-    out
+    common::matching(pic, f, 60, 70)
 }
 
 /// The gold bird lit by the sun: gold in the light, olive in its own shade (red over green
@@ -222,30 +216,6 @@ fn the_chase_camera_keeps_the_gold_bird_in_view_as_it_flies() {
         (gx - w / 2.0).abs() < 0.15 * w && (gy - h / 2.0).abs() < 0.25 * h,
         "the gold bird is near the middle: ({gx}, {gy})"
     );
-}
-
-/// Waits up to `limit` for `ready`.
-fn wait_for<T>(limit: Duration, mut ready: impl FnMut() -> Option<T>) -> Option<T> {
-    let started = Instant::now();
-    while started.elapsed() < limit {
-        if let Some(v) = ready() {
-            return Some(v);
-        }
-        std::thread::sleep(Duration::from_millis(200));
-    }
-    None
-}
-
-fn xdotool(display: &str, args: &[&str]) -> Option<String> {
-    let out = Command::new("xdotool")
-        .args(args)
-        .env("DISPLAY", display)
-        .stderr(Stdio::null())
-        .output()
-        .ok()?;
-    out.status
-        .success()
-        .then(|| String::from_utf8_lossy(&out.stdout).trim().to_string())
 }
 
 /// The newest PNG in `dir` once it is whole, read (and removed).

@@ -9,6 +9,7 @@ pub mod gif;
 
 use std::path::Path;
 use std::process::{Child, Command, Stdio};
+use std::time::{Duration, Instant};
 
 /// The murmur binary this test run built, ready for arguments.
 pub fn murmur() -> Command {
@@ -166,4 +167,48 @@ pub fn is_gold(p: [u8; 3]) -> bool {
 
 pub fn is_crimson(p: [u8; 3]) -> bool {
     p[0] > 170 && p[1] < 80 && (20..120).contains(&p[2])
+}
+
+/// Pixels of `pic` matching `f`, leaving out `top` rows at the top and `bottom` at the bottom
+/// (where the app's text boxes are).
+pub fn matching(
+    pic: &Picture,
+    f: fn([u8; 3]) -> bool,
+    top: usize,
+    bottom: usize,
+) -> Vec<(usize, usize)> {
+    let mut out = Vec::new();
+    for y in top..pic.height - bottom {
+        for x in 0..pic.width {
+            if f(pic.rgb[y * pic.width + x]) {
+                out.push((x, y));
+            }
+        }
+    }
+    out
+}
+
+/// Waits up to `limit` for `ready`.
+pub fn wait_for<T>(limit: Duration, mut ready: impl FnMut() -> Option<T>) -> Option<T> {
+    let started = Instant::now();
+    while started.elapsed() < limit {
+        if let Some(v) = ready() {
+            return Some(v);
+        }
+        std::thread::sleep(Duration::from_millis(200));
+    }
+    None
+}
+
+/// Runs `xdotool` with `args` on `display`: its output, or `None` when it failed.
+pub fn xdotool(display: &str, args: &[&str]) -> Option<String> {
+    let out = Command::new("xdotool")
+        .args(args)
+        .env("DISPLAY", display)
+        .stderr(Stdio::null())
+        .output()
+        .ok()?;
+    out.status
+        .success()
+        .then(|| String::from_utf8_lossy(&out.stdout).trim().to_string())
 }

@@ -24,6 +24,20 @@ pub enum ArrowTarget {
 }
 
 impl ArrowTarget {
+    /// What an entity that is the player, a leader or a hunter gets an arrow as (the player
+    /// first); `None` for anything else.
+    pub fn of(player: bool, leader: bool, hunter: bool) -> Option<Self> {
+        if player {
+            Some(Self::Player)
+        } else if leader {
+            Some(Self::Leader)
+        } else if hunter {
+            Some(Self::Hunter)
+        } else {
+            None
+        }
+    }
+
     /// Its arrow's colour.
     pub fn colour(self) -> Color {
         match self {
@@ -85,13 +99,7 @@ pub(super) fn find_arrows(
     let bounds = world.bounds();
     let mut found = Vec::new();
     for (transform, position, player, leader, hunter) in &targets {
-        let target = if player {
-            ArrowTarget::Player
-        } else if leader {
-            ArrowTarget::Leader
-        } else if hunter {
-            ArrowTarget::Hunter
-        } else {
+        let Some(target) = ArrowTarget::of(player, leader, hunter) else {
             continue;
         };
         // The player's place is its body's; the others live by their `Position`.

@@ -347,13 +347,7 @@ fn find_arrows(
     let to_view = at.affine().inverse();
     let mut found = Vec::new();
     for (transform, position, player, leader, hunter) in &targets {
-        let target = if player {
-            ArrowTarget::Player
-        } else if leader {
-            ArrowTarget::Leader
-        } else if hunter {
-            ArrowTarget::Hunter
-        } else {
+        let Some(target) = ArrowTarget::of(player, leader, hunter) else {
             continue;
         };
         let p = match (player, transform, position) {
