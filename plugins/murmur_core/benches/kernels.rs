@@ -1,7 +1,7 @@
 //! Criterion benches of the hot kernels at 100,000 boids and about 20 neighbours each (Cornell,
 //! torus): sorting into the grid, the neighbour sums (boid by boid, and a cell's boids at a
 //! time as the flocks take them), and whole ticks of both flock layouts.
-//! `cargo bench -p murmur_core` (or `murmur bench` for the figures in the README).
+//! `cargo bench -p murmur_core` (or `murmur bench` for the figures in docs/benchmarks.md).
 
 // `criterion_group!` makes a public function without docs.
 #![allow(missing_docs)]
