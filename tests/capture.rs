@@ -4,13 +4,14 @@
 //! keyboard path (X events from xdotool into the window), save a PNG and a GIF; a recording
 //! whose process is killed still decodes.
 //!
-//! Needs an X display (see `tests/common`) and, for the keys, `xdotool`.
+//! Needs an X display and, for the keys, `xdotool`: a plain `cargo test` ignores these tests
+//! (`common::needs`); `--include-ignored` runs them.
 
 mod common;
 
-use common::{display_or_skip, is_crimson, murmur, wait_for, xdotool};
+use common::{is_crimson, murmur, needs, wait_for, xdotool};
 use std::path::{Path, PathBuf};
-use std::process::{Command, Stdio};
+use std::process::Stdio;
 use std::time::Duration;
 
 fn scratch(name: &str) -> PathBuf {
@@ -21,10 +22,9 @@ fn scratch(name: &str) -> PathBuf {
 }
 
 #[test]
+#[ignore = "needs an X display (or Xvfb) and Vulkan"]
 fn record_writes_the_asked_frames_of_a_moving_flock_with_the_leader_at_the_click() {
-    let Some((_one_at_a_time, display)) = display_or_skip() else {
-        return;
-    };
+    let (_one_at_a_time, display) = needs::display();
     let dir = scratch("record");
     let out = dir.join("flock.gif");
     let click = (450.0f32, 130.0f32);
@@ -131,16 +131,10 @@ fn files(dir: &Path, extension: &str) -> Vec<PathBuf> {
 }
 
 #[test]
+#[ignore = "needs an X display (or Xvfb), Vulkan and xdotool"]
 fn f12_and_f9_save_a_picture_and_a_recording_and_a_killed_recording_still_decodes() {
-    let Some((_one_at_a_time, display)) = display_or_skip() else {
-        return;
-    };
-    if Command::new("xdotool").arg("version").output().is_err() {
-        let required = std::env::var("MURMUR_REQUIRE_DISPLAY").is_ok_and(|v| v == "1");
-        assert!(!required, "no xdotool, but MURMUR_REQUIRE_DISPLAY=1");
-        eprintln!("skipped: no xdotool");
-        return;
-    }
+    let (_one_at_a_time, display) = needs::display();
+    needs::xdotool();
     let dir = scratch("keys");
     let pictures = dir.join("pictures");
     std::fs::create_dir_all(&pictures).unwrap();

@@ -3,31 +3,28 @@
 //! does not run, and `murmur screenshot --gpu` draws the GPU's flock as the CPU path draws its
 //! own.
 //!
-//! Needs a GPU that runs compute shaders (on Linux without one, Mesa's lavapipe): without one the
-//! tests are skipped, unless `MURMUR_REQUIRE_GPU=1` (set by `.ci/run`) makes that a failure.
+//! The tests on the GPU need one that runs compute shaders (on Linux without one, Mesa's
+//! lavapipe): they are ignored by a plain `cargo test` (`common::needs`).
 
 mod common;
 
-use common::{Picture, display_or_skip, is_bird, is_gold, load, murmur, murmur_output};
+use common::{Picture, is_bird, is_gold, load, murmur, murmur_output, needs};
 use std::path::PathBuf;
 
-/// True when `murmur headless --gpu` found a GPU; false (and a note) where there is none.
-fn gpu_or_skip() -> bool {
+/// `murmur headless --gpu` flies on a GPU here, or the test fails saying why not.
+fn needs_gpu() {
     let out = murmur_output(&["headless", "--gpu", "--boids", "10", "--steps", "1"]);
     let last = String::from_utf8_lossy(&out.stdout)
         .lines()
         .last()
         .map(str::to_string)
         .unwrap_or_default();
-    let on_gpu = last.contains(r#""path":"gpu""#);
-    if !on_gpu {
-        let why = String::from_utf8_lossy(&out.stderr).to_string();
-        if std::env::var("MURMUR_REQUIRE_GPU").is_ok_and(|v| v == "1") {
-            panic!("MURMUR_REQUIRE_GPU=1 but the GPU path did not run: {why}");
-        }
-        eprintln!("skipped: no GPU path here ({why})");
+    if !last.contains(r#""path":"gpu""#) {
+        needs::missing(
+            "a GPU that runs compute shaders",
+            String::from_utf8_lossy(&out.stderr).trim(),
+        );
     }
-    on_gpu
 }
 
 fn final_line(args: &[&str]) -> (serde_json::Value, String) {
@@ -42,10 +39,9 @@ fn final_line(args: &[&str]) -> (serde_json::Value, String) {
 }
 
 #[test]
+#[ignore = "needs a GPU (Vulkan; lavapipe will do)"]
 fn headless_on_the_gpu_reports_the_same_flock_each_run() {
-    if !gpu_or_skip() {
-        return;
-    }
+    needs_gpu();
     let args = [
         "headless", "--gpu", "--preset", "cornell", "--boids", "3000", "--steps", "120", "--every",
         "60", "--leader", "50,20",
@@ -126,13 +122,10 @@ fn correlation(a: &[f64], b: &[f64]) -> f64 {
 }
 
 #[test]
+#[ignore = "needs a GPU (Vulkan; lavapipe will do) and an X display (or Xvfb)"]
 fn the_gpu_flock_is_drawn_where_the_cpu_flock_flies() {
-    if !gpu_or_skip() {
-        return;
-    }
-    let Some((_one_at_a_time, display)) = display_or_skip() else {
-        return;
-    };
+    needs_gpu();
+    let (_one_at_a_time, display) = needs::display();
     let gpu = screenshot(&display, true, "5", "gpu");
     let cpu = screenshot(&display, false, "5", "cpu");
     let other = screenshot(&display, false, "6", "cpu-other-seed");

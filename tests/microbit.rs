@@ -4,13 +4,13 @@
 //! field; the board killed and started again; a mirror started late.
 //!
 //! Needs QEMU (`bash scripts/get-qemu.sh`) and the board's target (`rustup target add
-//! thumbv6m-none-eabi`); without QEMU these tests say so and pass, unless MURMUR_REQUIRE_QEMU
-//! is set (CI sets it).
+//! thumbv6m-none-eabi`): a plain `cargo test` ignores them (`common::needs`); asked for
+//! (`--include-ignored`), a machine without QEMU fails them.
 #![cfg(unix)]
 
 mod common;
 
-use common::murmur;
+use common::{murmur, needs};
 use serde_json::Value;
 use std::io::{BufRead, BufReader};
 use std::path::{Path, PathBuf};
@@ -18,15 +18,10 @@ use std::process::{Child, Stdio};
 use std::sync::{Arc, Mutex, OnceLock};
 use std::time::Duration;
 
-/// False (with a note) when there is no QEMU to run the board on and none is required.
-fn have_qemu() -> bool {
-    match murmur::firmware::qemu::find() {
-        Ok(_) => true,
-        Err(e) if std::env::var_os("MURMUR_REQUIRE_QEMU").is_none() => {
-            eprintln!("skipped: {e}");
-            false
-        }
-        Err(e) => panic!("MURMUR_REQUIRE_QEMU is set: {e}"),
+/// QEMU is here to run the board on, or the test fails saying where it looked.
+fn needs_qemu() {
+    if let Err(e) = murmur::firmware::qemu::find() {
+        needs::missing("QEMU's micro:bit", e);
     }
 }
 
@@ -143,10 +138,9 @@ fn counters(v: &Value) -> [u64; 9] {
 }
 
 #[test]
+#[ignore = "needs QEMU (scripts/get-qemu.sh)"]
 fn every_revision_runs_2000_frames_in_sync_on_the_emulated_core() {
-    if !have_qemu() {
-        return;
-    }
+    needs_qemu();
     for (revision, number) in [("a412", 0), ("bfee0c8", 2), ("article", 1)] {
         let b = board(&["--fast", "--revision", revision]);
         let (v, code) = mirror(&b.path, 2000);
@@ -167,10 +161,9 @@ fn every_revision_runs_2000_frames_in_sync_on_the_emulated_core() {
 }
 
 #[test]
+#[ignore = "needs QEMU (scripts/get-qemu.sh)"]
 fn a_one_unit_fault_in_the_firmware_is_caught_at_its_tick_bird_and_field() {
-    if !have_qemu() {
-        return;
-    }
+    needs_qemu();
     let b = board(&[
         "--fast",
         "--revision",
@@ -192,10 +185,9 @@ fn a_one_unit_fault_in_the_firmware_is_caught_at_its_tick_bird_and_field() {
 }
 
 #[test]
+#[ignore = "needs QEMU (scripts/get-qemu.sh)"]
 fn the_board_killed_and_started_again_is_mirrored_through_its_reset() {
-    if !have_qemu() {
-        return;
-    }
+    needs_qemu();
     let dir = std::env::temp_dir().join(format!("murmur-qemu-reconnect-{}", std::process::id()));
     std::fs::create_dir_all(&dir).unwrap();
     let link = dir.join("microbit");
@@ -244,10 +236,9 @@ fn the_board_killed_and_started_again_is_mirrored_through_its_reset() {
 }
 
 #[test]
+#[ignore = "needs QEMU (scripts/get-qemu.sh)"]
 fn the_hex_file_for_the_microbit_drive_boots_and_keeps_the_boards_pace() {
-    if !have_qemu() {
-        return;
-    }
+    needs_qemu();
     let hex = std::env::temp_dir().join(format!("murmur-{}.hex", std::process::id()));
     let out = murmur()
         .args(["firmware", "--revision", "article", "--out"])
@@ -278,10 +269,9 @@ fn the_hex_file_for_the_microbit_drive_boots_and_keeps_the_boards_pace() {
 }
 
 #[test]
+#[ignore = "needs QEMU (scripts/get-qemu.sh)"]
 fn a_mirror_started_late_syncs_at_the_next_hello() {
-    if !have_qemu() {
-        return;
-    }
+    needs_qemu();
     let b = board(&["--fast", "--revision", "a412"]);
     // The first mirror takes 500 frames and leaves mid-stream; the second comes in later.
     let (first, code) = mirror(&b.path, 500);

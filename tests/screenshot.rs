@@ -2,13 +2,12 @@
 //! and the picture shows what a person would see: birds spread over the frame, the gold player,
 //! and the leader where a simulated click put it (and no leader without the click).
 //!
-//! Needs an X display. Without `DISPLAY`, the test starts `Xvfb` itself when it is installed;
-//! with neither it is skipped, unless `MURMUR_REQUIRE_DISPLAY=1` (set by `.ci/run`) makes that a
-//! failure.
+//! Needs an X display: without `DISPLAY` the test starts `Xvfb` itself. A plain `cargo test`
+//! ignores these tests (`common::needs`); `--include-ignored` runs them.
 
 mod common;
 
-use common::{Display, Picture, display_or_skip, is_bird, is_crimson, is_gold, load, murmur};
+use common::{Display, Picture, is_bird, is_crimson, is_gold, load, murmur, needs};
 use std::path::PathBuf;
 use std::process::Stdio;
 
@@ -44,10 +43,9 @@ fn matching(pic: &Picture, f: fn([u8; 3]) -> bool) -> Vec<(usize, usize)> {
 }
 
 #[test]
+#[ignore = "needs an X display (or Xvfb) and Vulkan"]
 fn the_window_shows_birds_the_gold_player_and_the_clicked_leader() {
-    let Some((_one_at_a_time, display)) = display_or_skip() else {
-        return;
-    };
+    let (_one_at_a_time, display) = needs::display();
     let click = (900.0, 250.0);
     let pic = screenshot(&display, &["--click", "900,250"], "click");
     assert_eq!((pic.width, pic.height), (1280, 720));
@@ -111,10 +109,9 @@ fn the_window_shows_birds_the_gold_player_and_the_clicked_leader() {
 }
 
 #[test]
+#[ignore = "needs an X display (or Xvfb) and Vulkan"]
 fn the_follow_camera_keeps_the_gold_bird_in_the_playfield_with_birds_around_it() {
-    let Some((_one_at_a_time, display)) = display_or_skip() else {
-        return;
-    };
+    let (_one_at_a_time, display) = needs::display();
     // Twice as close as the whole world: in 200 ticks the bird flies about 850 px to the right,
     // across the seam, so a view that stayed put would have lost it (tests/camera.rs checks
     // that frame by frame).
@@ -203,10 +200,9 @@ fn oled_pixels(pic: &Picture, centre_x: usize) -> Vec<bool> {
 }
 
 #[test]
+#[ignore = "needs an X display (or Xvfb) and Vulkan"]
 fn the_mirror_window_shows_the_board_beside_its_local_model() {
-    let Some((_one_at_a_time, display)) = display_or_skip() else {
-        return;
-    };
+    let (_one_at_a_time, display) = needs::display();
     let same = mirror_screenshot(&display, &["--flip-every", "25"], "mirror");
     assert_eq!((same.width, same.height), (1380, 480));
     let (board, local) = (oled_pixels(&same, 350), oled_pixels(&same, 1030));

@@ -203,3 +203,68 @@ fn bad_sweeps_are_refused() {
         );
     }
 }
+
+#[test]
+fn a_sweep_into_a_folder_that_is_not_there_is_refused_before_it_runs() {
+    // A long sweep (400 runs): refused at once, not after the runs.
+    let args = [
+        "sweep",
+        "--preset",
+        "vicsek",
+        "--param",
+        "eta",
+        "--values",
+        "0,0.1,...,3.9",
+        "--boids",
+        "400",
+        "--steps",
+        "3000",
+        "--average-last",
+        "100",
+        "--seeds",
+        "10",
+        "--out",
+        "/no/such/folder/x",
+    ];
+    let started = std::time::Instant::now();
+    let out = murmur_output(&args);
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(2), "{stderr}");
+    assert!(
+        stderr.contains("no such directory: /no/such/folder"),
+        "{stderr}"
+    );
+    assert!(started.elapsed().as_secs() < 30, "it ran the sweep first");
+    // Control: into a folder that is there, the same prefix form writes the three files.
+    let dir = std::env::temp_dir().join(format!("murmur-sweep-out-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let prefix = dir.join("x");
+    let out = murmur_output(&[
+        "sweep",
+        "--preset",
+        "vicsek",
+        "--param",
+        "eta",
+        "--values",
+        "1,2",
+        "--boids",
+        "40",
+        "--steps",
+        "20",
+        "--average-last",
+        "10",
+        "--seeds",
+        "1",
+        "--out",
+        prefix.to_str().unwrap(),
+    ]);
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    for ext in ["csv", "png", "svg"] {
+        assert!(dir.join(format!("x.{ext}")).is_file(), "x.{ext}");
+    }
+    let _ = std::fs::remove_dir_all(&dir);
+}

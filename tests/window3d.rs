@@ -4,16 +4,14 @@
 //! without the click), and the gold bird kept in view by the chase camera as it flies; and the
 //! live window driven by real X key and mouse events (`xdotool`, the window focused).
 //!
-//! Needs an X display and Vulkan (Mesa's lavapipe will do): without them the tests are
-//! skipped, unless `MURMUR_REQUIRE_DISPLAY=1` (set by `.ci/run`) makes that a failure.
+//! Needs an X display and Vulkan (Mesa's lavapipe will do): a plain `cargo test` ignores these
+//! tests (`common::needs`); `--include-ignored` runs them.
 
 mod common;
 
-use common::{
-    Display, Picture, display_or_skip, is_bird, is_crimson, load, murmur, wait_for, xdotool,
-};
+use common::{Display, Picture, is_bird, is_crimson, load, murmur, needs, wait_for, xdotool};
 use std::path::{Path, PathBuf};
-use std::process::{Command, Stdio};
+use std::process::Stdio;
 use std::time::Duration;
 
 fn screenshot(display: &Display, args: &[&str], name: &str) -> Picture {
@@ -87,10 +85,9 @@ fn low_over_high(pic: &Picture) -> f32 {
 }
 
 #[test]
+#[ignore = "needs an X display (or Xvfb) and Vulkan"]
 fn near_birds_are_drawn_larger_than_far_ones() {
-    let Some((_one_at_a_time, display)) = display_or_skip() else {
-        return;
-    };
+    let (_one_at_a_time, display) = needs::display();
     // A thin layer of birds seen from behind and above: the near ones low in the picture,
     // the far ones up towards the horizon.
     let deep = screenshot(
@@ -125,10 +122,9 @@ fn near_birds_are_drawn_larger_than_far_ones() {
 }
 
 #[test]
+#[ignore = "needs an X display (or Xvfb) and Vulkan"]
 fn a_click_puts_the_leader_above_the_ground_under_the_cursor_and_the_flock_gathers_there() {
-    let Some((_one_at_a_time, display)) = display_or_skip() else {
-        return;
-    };
+    let (_one_at_a_time, display) = needs::display();
     let args = [
         "--preset",
         "reynolds3d",
@@ -187,10 +183,9 @@ fn a_click_puts_the_leader_above_the_ground_under_the_cursor_and_the_flock_gathe
 }
 
 #[test]
+#[ignore = "needs an X display (or Xvfb) and Vulkan"]
 fn the_chase_camera_keeps_the_gold_bird_in_view_as_it_flies() {
-    let Some((_one_at_a_time, display)) = display_or_skip() else {
-        return;
-    };
+    let (_one_at_a_time, display) = needs::display();
     // Ten seconds of W: the bird crosses the world (and stops at its edge).
     let pic = screenshot(
         &display,
@@ -239,16 +234,10 @@ fn newest_png(dir: &Path, after: usize) -> Picture {
 }
 
 #[test]
+#[ignore = "needs an X display (or Xvfb), Vulkan and xdotool"]
 fn real_keys_and_a_real_click_fly_the_gold_bird_and_place_the_leader_in_the_live_window() {
-    let Some((_one_at_a_time, display)) = display_or_skip() else {
-        return;
-    };
-    if Command::new("xdotool").arg("version").output().is_err() {
-        let required = std::env::var("MURMUR_REQUIRE_DISPLAY").is_ok_and(|v| v == "1");
-        assert!(!required, "no xdotool, but MURMUR_REQUIRE_DISPLAY=1");
-        eprintln!("skipped: no xdotool");
-        return;
-    }
+    let (_one_at_a_time, display) = needs::display();
+    needs::xdotool();
     let dir = std::env::temp_dir().join(format!("murmur-test-{}-live3d", std::process::id()));
     let pictures = dir.join("pictures");
     std::fs::create_dir_all(&pictures).unwrap();

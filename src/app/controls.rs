@@ -6,20 +6,6 @@ use super::scene::ResetScene;
 use bevy::input::InputSystems;
 use bevy::prelude::*;
 
-/// The keys, for the help line.
-pub const HELP: &str = "WASD/arrows fly the gold bird (Shift boost) · V camera follows it · F follow/flee it · left click place leader · \
-right click/Backspace remove it · Shift+click obstacle (Shift+right click remove) · K player predator · \
-X hunter · B physical birds · Space pause · N step · R reset (new seed) · T trails · C colours · \
-G wings · O board OLED · P panel · F12 picture · F9 record · wheel zoom · middle drag pan · Home fit · H help · \
-touch: tap leader, second finger tap remove, drag steer, pinch zoom";
-
-/// The keys in the 3D scene, for the help line.
-pub const HELP_3D: &str = "W/S fly the gold bird forward and back, A/D turn (Shift boost) · Space/Ctrl climb and dive · \
-V chase/orbit camera · F follow/flee it · left click place leader · right click/Backspace remove it · \
-left drag orbit · wheel zoom · middle drag pan · Home frame the flock · Shift+click column (Shift+right click remove) · \
-K player predator · X hunter · Enter pause · N step · R reset (new seed) · C colours · G wings · P panel · \
-F12 picture · F9 record · H help";
-
 /// Paused by the user (Space). Drives the virtual clock; other code may also pause the clock
 /// (the screenshot mode does) without this flag.
 #[derive(Resource, Clone, Copy, Debug, Default)]

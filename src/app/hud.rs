@@ -1,6 +1,6 @@
 //! The on-screen text: a line of live figures and the help line listing the keys.
 
-use super::controls::{HELP, HELP_3D, ShowHelp, SimulationPaused};
+use super::controls::{ShowHelp, SimulationPaused};
 use super::player::Player;
 use super::scene::SceneConfig;
 use bevy::diagnostic::{DiagnosticsStore, FrameTimeDiagnosticsPlugin};
@@ -33,7 +33,7 @@ fn draw_hud(
     #[cfg(not(target_arch = "wasm32"))] view: Option<Res<super::deep::view::DeepView>>,
 ) -> Result {
     let flat = super::deep::flat(space);
-    let help_text = if flat { HELP } else { HELP_3D };
+    let help_text = super::keys::help_line(!flat);
     let ctx = contexts.ctx_mut()?;
     let fps = diagnostics
         .get(&FrameTimeDiagnosticsPlugin::FPS)

@@ -11,6 +11,7 @@ pub mod deep;
 #[cfg(not(target_arch = "wasm32"))]
 pub mod gpu;
 pub mod hud;
+pub mod keys;
 pub mod leader;
 pub mod meter;
 pub mod obstacles;

@@ -51,20 +51,23 @@ fn one_tick(gpu: &murmur_gpu::GpuContext, params: FlockParams, n: usize, leaders
 }
 
 #[test]
+#[ignore = "needs a GPU (Vulkan; lavapipe will do)"]
 fn reynolds_on_a_torus() {
-    let Some(gpu) = common::gpu() else { return };
+    let gpu = common::gpu();
     one_tick(&gpu, common::preset("reynolds"), 20_000, &[]);
 }
 
 #[test]
+#[ignore = "needs a GPU (Vulkan; lavapipe will do)"]
 fn cornell_turning_at_the_edges() {
-    let Some(gpu) = common::gpu() else { return };
+    let gpu = common::gpu();
     one_tick(&gpu, common::preset("cornell"), 6_000, &[]);
 }
 
 #[test]
+#[ignore = "needs a GPU (Vulkan; lavapipe will do)"]
 fn with_a_leader_a_field_of_view_and_bouncing_edges() {
-    let Some(gpu) = common::gpu() else { return };
+    let gpu = common::gpu();
     let mut params = common::preset("reynolds");
     params.blind_angle = 90.0;
     params.edges.mode = murmur_core::edges::EdgeMode::Bounce;
@@ -76,8 +79,9 @@ fn with_a_leader_a_field_of_view_and_bouncing_edges() {
 }
 
 #[test]
+#[ignore = "needs a GPU (Vulkan; lavapipe will do)"]
 fn a_fleeing_leader_in_an_open_world() {
-    let Some(gpu) = common::gpu() else { return };
+    let gpu = common::gpu();
     let mut params = common::preset("cornell");
     params.edges.mode = murmur_core::edges::EdgeMode::None;
     let leader = LeaderState {
@@ -91,9 +95,10 @@ fn a_fleeing_leader_in_an_open_world() {
 }
 
 #[test]
+#[ignore = "needs a GPU (Vulkan; lavapipe will do)"]
 fn new_parameters_take_effect_on_the_next_tick() {
     // As the panel's sliders do: a wider sight (more cells' worth of neighbours, another grid).
-    let Some(gpu) = common::gpu() else { return };
+    let gpu = common::gpu();
     let params = common::preset("reynolds");
     let (pos, vel) = initial_boids(&params, 8_000, 4);
     let mut flock = GpuFlock::new(&gpu, params.clone(), &pos, &vel).unwrap();
@@ -119,8 +124,9 @@ fn new_parameters_take_effect_on_the_next_tick() {
 }
 
 #[test]
+#[ignore = "needs a GPU (Vulkan; lavapipe will do)"]
 fn the_player_is_seen_but_moved_only_by_the_game() {
-    let Some(gpu) = common::gpu() else { return };
+    let gpu = common::gpu();
     let params = common::preset("reynolds");
     let (mut pos, mut vel) = initial_boids(&params, 4_000, 8);
     let n = pos.len();

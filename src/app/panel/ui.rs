@@ -156,6 +156,8 @@ pub(super) fn draw_panel(
                 presets_section(ui, &mut state, &config, &mut out);
 
                 figures_section(ui, &figures, &step, &diagnostics, &birds, &path, &config);
+
+                keys_section(ui, &config);
             });
         });
     covers(shown.response.rect.width());
@@ -497,4 +499,21 @@ fn figures_section(
         })
         .header_response
         .on_hover_text("Last 30 s");
+}
+
+/// The keys of the scene shown, from the one key map the help line reads too.
+fn keys_section(ui: &mut egui::Ui, config: &SceneConfig) {
+    let deep = config.preset.world.depth > 0.0;
+    ui.collapsing("Keys", |ui| {
+        egui::Grid::new("keys").striped(true).show(ui, |ui| {
+            for key in crate::app::keys::KEYS {
+                let does = crate::app::keys::does(key, deep);
+                if !does.is_empty() {
+                    ui.label(egui::RichText::new(key.input).strong());
+                    ui.add(egui::Label::new(does).wrap());
+                    ui.end_row();
+                }
+            }
+        });
+    });
 }

@@ -14,7 +14,7 @@ use murmur_flock::murmur_core::{Vec2, Vec3, Vector};
 use plot::Series;
 use rayon::prelude::*;
 use std::fmt::Write as _;
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 
 /// `murmur sweep`.
 #[derive(Args, Debug, Clone)]
@@ -181,6 +181,8 @@ fn run_in<V: Vector>(preset: &Preset, boids: usize, seed: u64, steps: u64, last:
 
 /// Runs `murmur sweep`: a parameter range over several seeds, written as CSV and a plot.
 pub fn run(args: SweepArgs) -> Result<(), ModeError> {
+    // Before the sweep, not after it: a folder that is not there would waste the whole run.
+    super::scripted::out_folder_exists(Path::new(&format!("{}.csv", args.out)))?;
     if args.average_last == 0 || args.average_last > args.steps {
         return Err(ModeError::Usage(format!(
             "--average-last must be 1 to --steps ({}), got {}",
