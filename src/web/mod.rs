@@ -65,7 +65,8 @@ pub fn run() {
         }
         info!("{summary}");
     })
-    .add_systems(Last, announce_running);
+    .add_systems(Last, announce_running)
+    .add_systems(Update, publish_step_time);
     app.run();
 }
 
@@ -79,5 +80,27 @@ fn announce_running(mut frames: Local<u32>) {
     }
     if let (Some(window), Ok(event)) = (web_sys::window(), web_sys::Event::new("murmur-running")) {
         let _ = window.dispatch_event(&event);
+    }
+}
+
+/// Shows the page how long a flock tick takes: `data-step-ms` on the page's root element, the
+/// panel's smoothed figure (milliseconds, every phase of the tick), written once a second. The
+/// browser tests and the page's speed benchmark read it (`web/test/speed.mjs`); so can a
+/// visitor's console: `document.documentElement.dataset.stepMs`.
+fn publish_step_time(
+    time: Res<Time<Real>>,
+    step: Res<crate::app::panel::figures::StepTime>,
+    mut next: Local<f64>,
+) {
+    let now = time.elapsed_secs_f64();
+    if now < *next || step.ms == 0.0 {
+        return;
+    }
+    *next = now + 1.0;
+    if let Some(root) = web_sys::window()
+        .and_then(|w| w.document())
+        .and_then(|d| d.document_element())
+    {
+        let _ = root.set_attribute("data-step-ms", &format!("{:.4}", step.ms));
     }
 }

@@ -1,8 +1,9 @@
 //! The flock's results, pinned: hashes of the state after a hundred ticks of each model whose
 //! tick uses only the basic IEEE operations (no `sin`, `cos` or `ln`, whose last bits differ
-//! between C libraries), on every edge, sparse and dense, with and without a leader and a
-//! predator. A change made for speed must leave every one of them as it is; a change to what a
-//! model computes changes them, and says so here.
+//! between C libraries; SpaceBoids' wander directions alone use them, see [`compared_here`]),
+//! on every edge, sparse and dense, with and without a leader and a predator. A change made for
+//! speed must leave every one of them as it is; a change to what a model computes changes them,
+//! and says so here.
 //!
 //! The starting states are drawn by integer arithmetic and square roots alone, so the hashes do
 //! not depend on the platform. `same_bits.rs` checks that `FlockSim`, `FastFlock` and the phases
@@ -86,6 +87,15 @@ fn cases() -> Vec<(&'static str, Vec<String>, usize, bool)> {
     cases
 }
 
+/// Whether a case's pinned hash holds on this target. SpaceBoids draws its wander directions
+/// through `sin` and `cos`, whose last bits are the maths library's: its hashes were pinned with
+/// glibc's (Linux on x86-64), and Rust's own (the web page's wasm32 build, where
+/// `scripts/test-wasm.sh` runs this file) differs in a few of them. The other models use only
+/// `+ - * /` and square roots, the same bits everywhere.
+fn compared_here(case: &str) -> bool {
+    !case.starts_with("spaceboids") || cfg!(all(target_os = "linux", target_env = "gnu"))
+}
+
 /// What the cases gave when they were pinned, in the order of [`cases`].
 const PINNED: &[u64] = &[
     0x1c25fa3a85daff2c, // reynolds ["edges.mode=wrap"] 700 birds, others false
@@ -152,9 +162,18 @@ fn every_pinned_flock_ends_where_it_did() {
         }
     }
     assert_eq!(got.len(), PINNED.len(), "one pinned hash per case");
+    let mut compared = 0;
     for ((what, hash), pinned) in got.iter().zip(PINNED) {
+        if !compared_here(what) {
+            eprintln!(
+                "not compared on this target (sin and cos from another maths library): {what}"
+            );
+            continue;
+        }
         assert_eq!(hash, pinned, "{what}: the flock ended elsewhere");
+        compared += 1;
     }
+    assert!(compared >= 28, "only {compared} cases compared");
 }
 
 #[test]

@@ -1,7 +1,7 @@
-//! Eight float lanes for the neighbour sums, four ways: one AVX register with AVX-512 mask
-//! registers, one AVX register, two SSE registers, or a plain array. Each form does the same IEEE
-//! operation on every lane (no fused multiply-adds), so whichever one a CPU runs, the sums come
-//! out bit for bit the same.
+//! Eight float lanes for the neighbour sums, five ways: one AVX register with AVX-512 mask
+//! registers, one AVX register, two SSE registers, two WebAssembly `v128` registers (a web build
+//! with `simd128`), or a plain array. Each form does the same IEEE operation on every lane (no
+//! fused multiply-adds), so whichever one a CPU runs, the sums come out bit for bit the same.
 
 /// Number of lanes in every form: the crate's one group width (the per-boid update's too).
 pub(super) use crate::lanes::LANES;
@@ -68,8 +68,14 @@ fn tree(l: [f32; LANES]) -> f32 {
     ((l[0] + l[1]) + (l[2] + l[3])) + ((l[4] + l[5]) + (l[6] + l[7]))
 }
 
-/// Plain arrays: for targets without the x86 forms (the web build among them).
-#[cfg_attr(target_arch = "x86_64", allow(dead_code))]
+/// Plain arrays: for targets without a vector form (a web build without `simd128` among them).
+#[cfg_attr(
+    any(
+        target_arch = "x86_64",
+        all(target_arch = "wasm32", target_feature = "simd128")
+    ),
+    allow(dead_code)
+)]
 pub(super) struct Plain;
 
 fn lane_mask(on: bool) -> f32 {
@@ -403,6 +409,99 @@ mod x86 {
         #[target_feature(enable = "avx512f,avx512vl,popcnt")]
         unsafe fn totals(a: Self::V, b: Self::V, c: Self::V, d: Self::V) -> [f32; 4] {
             avx_totals(a, b, c, d)
+        }
+    }
+}
+
+#[cfg(all(target_arch = "wasm32", target_feature = "simd128"))]
+pub(super) use wasm::Simd128;
+
+#[cfg(all(target_arch = "wasm32", target_feature = "simd128"))]
+mod wasm {
+    use super::{LANES, Lanes, TAIL, tree};
+    use core::arch::wasm32::*;
+
+    /// Two WebAssembly `v128` registers, lanes 0-3 and 4-7, for a build with `simd128` (which
+    /// a wasm engine checks when it loads the module: no run-time detection). Its `f32x4`
+    /// arithmetic is IEEE's, rounded to nearest as on x86, and the masks are all-ones lanes as
+    /// SSE's are, so the sums match the other forms bit for bit.
+    pub(in super::super) struct Simd128;
+
+    impl Simd128 {
+        /// Writes the lanes to `out`.
+        #[inline(always)]
+        fn store(v: (v128, v128), out: &mut [f32; LANES]) {
+            // SAFETY: `out` holds eight floats; wasm's loads and stores need no alignment.
+            unsafe {
+                v128_store(out.as_mut_ptr().cast(), v.0);
+                v128_store(out.as_mut_ptr().add(4).cast(), v.1);
+            }
+        }
+    }
+
+    impl Lanes for Simd128 {
+        type V = (v128, v128);
+        type M = (v128, v128);
+        #[inline(always)]
+        unsafe fn splat(x: f32) -> Self::V {
+            let v = f32x4_splat(x);
+            (v, v)
+        }
+        #[inline(always)]
+        unsafe fn load(p: *const f32) -> Self::V {
+            // SAFETY: the caller hands a pointer to eight readable floats.
+            unsafe { (v128_load(p.cast()), v128_load(p.add(4).cast())) }
+        }
+        #[inline(always)]
+        unsafe fn tail(r: usize) -> Self::M {
+            // SAFETY: a row of `TAIL` holds eight lanes.
+            unsafe { Self::load(TAIL[r].as_ptr().cast()) }
+        }
+        #[inline(always)]
+        unsafe fn add(a: Self::V, b: Self::V) -> Self::V {
+            (f32x4_add(a.0, b.0), f32x4_add(a.1, b.1))
+        }
+        #[inline(always)]
+        unsafe fn mul(a: Self::V, b: Self::V) -> Self::V {
+            (f32x4_mul(a.0, b.0), f32x4_mul(a.1, b.1))
+        }
+        #[inline(always)]
+        unsafe fn div(a: Self::V, b: Self::V) -> Self::V {
+            (f32x4_div(a.0, b.0), f32x4_div(a.1, b.1))
+        }
+        #[inline(always)]
+        unsafe fn sqrt(a: Self::V) -> Self::V {
+            (f32x4_sqrt(a.0), f32x4_sqrt(a.1))
+        }
+        #[inline(always)]
+        unsafe fn lt(a: Self::V, b: Self::V) -> Self::M {
+            (f32x4_lt(a.0, b.0), f32x4_lt(a.1, b.1))
+        }
+        #[inline(always)]
+        unsafe fn ge(a: Self::V, b: Self::V) -> Self::M {
+            (f32x4_ge(a.0, b.0), f32x4_ge(a.1, b.1))
+        }
+        #[inline(always)]
+        unsafe fn count(m: Self::M) -> u32 {
+            (i32x4_bitmask(m.0) | (i32x4_bitmask(m.1) << 4)).count_ones()
+        }
+        #[inline(always)]
+        unsafe fn both(a: Self::M, b: Self::M) -> Self::M {
+            (v128_and(a.0, b.0), v128_and(a.1, b.1))
+        }
+        #[inline(always)]
+        unsafe fn add_where(acc: Self::V, mask: Self::M, v: Self::V) -> Self::V {
+            // SAFETY: register arithmetic.
+            unsafe { Self::add(acc, Self::both(mask, v)) }
+        }
+        #[inline(always)]
+        unsafe fn totals(a: Self::V, b: Self::V, c: Self::V, d: Self::V) -> [f32; 4] {
+            let stored = |v: Self::V| {
+                let mut out = [0.0; LANES];
+                Self::store(v, &mut out);
+                tree(out)
+            };
+            [stored(a), stored(b), stored(c), stored(d)]
         }
     }
 }

@@ -355,8 +355,17 @@ fn same_type<A: 'static, B: 'static>(value: &A) -> Option<&B> {
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub(crate) enum LaneForm {
     /// Plain arrays.
-    #[cfg_attr(target_arch = "x86_64", allow(dead_code))]
+    #[cfg_attr(
+        any(
+            target_arch = "x86_64",
+            all(target_arch = "wasm32", target_feature = "simd128")
+        ),
+        allow(dead_code)
+    )]
     Plain,
+    /// Two WebAssembly `v128` registers (a web build with `simd128`).
+    #[cfg(all(target_arch = "wasm32", target_feature = "simd128"))]
+    Simd128,
     /// Two SSE registers.
     #[cfg(target_arch = "x86_64")]
     Sse,
@@ -402,7 +411,14 @@ impl LaneForm {
                 Self::Sse
             }
         }
-        #[cfg(not(target_arch = "x86_64"))]
+        #[cfg(all(target_arch = "wasm32", target_feature = "simd128"))]
+        {
+            Self::Simd128
+        }
+        #[cfg(not(any(
+            target_arch = "x86_64",
+            all(target_arch = "wasm32", target_feature = "simd128")
+        )))]
         {
             Self::Plain
         }
@@ -422,6 +438,8 @@ impl LaneForm {
                 forms.push(Self::Avx512);
             }
         }
+        #[cfg(all(target_arch = "wasm32", target_feature = "simd128"))]
+        forms.push(Self::Simd128);
         forms
     }
 
@@ -473,6 +491,10 @@ impl LaneForm {
             #[cfg(target_arch = "x86_64")]
             Self::Sse => unsafe {
                 sum_visits::<S, super::lanes::Sse, NEAR, INVERSE, VIEW>(source, visits, radii)
+            },
+            #[cfg(all(target_arch = "wasm32", target_feature = "simd128"))]
+            Self::Simd128 => unsafe {
+                sum_visits::<S, super::lanes::Simd128, NEAR, INVERSE, VIEW>(source, visits, radii)
             },
             #[cfg(target_arch = "x86_64")]
             Self::Avx => unsafe { avx::<S, NEAR, INVERSE, VIEW>(source, visits, radii) },
@@ -540,6 +562,12 @@ impl LaneForm {
             #[cfg(target_arch = "x86_64")]
             Self::Sse => unsafe {
                 sum_cell_with::<S, super::lanes::Sse, NEAR, INVERSE, VIEW>(
+                    grid, spans, ks, radii, out,
+                )
+            },
+            #[cfg(all(target_arch = "wasm32", target_feature = "simd128"))]
+            Self::Simd128 => unsafe {
+                sum_cell_with::<S, super::lanes::Simd128, NEAR, INVERSE, VIEW>(
                     grid, spans, ks, radii, out,
                 )
             },
@@ -616,6 +644,12 @@ impl LaneForm {
             #[cfg(target_arch = "x86_64")]
             Self::Sse => unsafe {
                 sum_in_order_with::<S, super::lanes::Sse, NEAR, INVERSE, VIEW>(
+                    self, grid, ks, request, radii, out,
+                )
+            },
+            #[cfg(all(target_arch = "wasm32", target_feature = "simd128"))]
+            Self::Simd128 => unsafe {
+                sum_in_order_with::<S, super::lanes::Simd128, NEAR, INVERSE, VIEW>(
                     self, grid, ks, request, radii, out,
                 )
             },
