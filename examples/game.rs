@@ -6,6 +6,10 @@
 
 use bevy::prelude::*;
 use bevy_rapier2d::prelude::*;
+// Both preludes name a component `Velocity`: murmur_flock's is a bird's (world units a tick),
+// rapier's a body's (world units a second). Glob imports of both leave the bare name ambiguous,
+// so a game names the one it uses apart.
+use bevy_rapier2d::prelude::Velocity as BodyVelocity;
 use murmur_flock::prelude::*;
 use murmur_physics::prelude::*;
 
@@ -15,6 +19,9 @@ struct Ship;
 
 /// Thrust (world units per second squared, the ship has mass 1).
 const THRUST: f32 = 900.0;
+
+/// The ship's top speed (world units per second): past it, thrust stops pushing.
+const TOP_SPEED: f32 = 400.0;
 
 fn main() -> AppExit {
     App::new()
@@ -60,6 +67,7 @@ fn setup(
             size: 16.0,
         },
         RigidBody::Dynamic,
+        BodyVelocity::zero(),
         Collider::ball(7.0),
         ColliderMassProperties::Density(0.0),
         AdditionalMassProperties::Mass(1.0),
@@ -70,7 +78,7 @@ fn setup(
         },
         LockedAxes::ROTATION_LOCKED,
         // Not an obstacle for the flock's look-ahead.
-        CollisionGroups::new(WORLD, Group::ALL),
+        CollisionGroups::new(murmur_physics::groups::WORLD, Group::ALL),
     ));
 
     // Rocks: obstacles the birds steer round and the ship bumps into.
@@ -97,13 +105,16 @@ fn setup(
         commands.spawn((
             RigidBody::Fixed,
             Collider::cuboid(hx, hy),
-            CollisionGroups::new(WORLD, Group::ALL),
+            CollisionGroups::new(murmur_physics::groups::WORLD, Group::ALL),
             Transform::from_xyz(x, y, 0.0),
         ));
     }
 }
 
-fn steer_ship(keys: Res<ButtonInput<KeyCode>>, mut ship: Single<&mut ExternalForce, With<Ship>>) {
+fn steer_ship(
+    keys: Res<ButtonInput<KeyCode>>,
+    mut ship: Single<(&mut ExternalForce, &BodyVelocity), With<Ship>>,
+) {
     let held = |a, b| keys.pressed(a) || keys.pressed(b);
     let mut d = Vec2::ZERO;
     if held(KeyCode::KeyW, KeyCode::ArrowUp) {
@@ -118,5 +129,9 @@ fn steer_ship(keys: Res<ButtonInput<KeyCode>>, mut ship: Single<&mut ExternalFor
     if held(KeyCode::KeyA, KeyCode::ArrowLeft) {
         d.x -= 1.0;
     }
-    ship.force = d.normalize_or_zero() * THRUST;
+    let (force, body) = &mut *ship;
+    let push = d.normalize_or_zero();
+    // Thrust along the way it already flies fast enough adds nothing.
+    let too_fast = body.linear.length() > TOP_SPEED && push.dot(body.linear) > 0.0;
+    force.force = if too_fast { Vec2::ZERO } else { push * THRUST };
 }

@@ -10,7 +10,7 @@ ours=$($murmur bench --only abm --json --abm-runs 100)
 theirs=$(python3 scripts/mesa_flocking.py --runs "$runs")
 python3 - "$ours" "$theirs" <<'PY'
 import json, sys
-ours = {l["size"]: l for l in map(json.loads, sys.argv[1].splitlines())}
+ours = {l["size"]: l for l in map(json.loads, sys.argv[1].splitlines()) if l["kind"] == "abm"}
 mesa = {l["size"]: l for l in map(json.loads, sys.argv[2].splitlines())}
 # Published times relative to Agents.jl (JuliaDynamics/ABMFrameworksComparison).
 table = {"small": {"Ark.jl": 0.73, "MASON": 1.42, "NetLogo": 15.4, "Mesa": 159},

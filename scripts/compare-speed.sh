@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
-# The 2D tick's speed at an earlier commit beside this checkout's, in one run: builds murmur_core's
-# `fastprof` example (FastFlock at the bench density, a torus, about 20 neighbours) in release at
-# both, then runs the two in turns, ROUNDS times per preset on one thread, and prints each
-# preset's best "one more step" time at both and their ratio (now / then; under 1 is faster).
+# The 2D tick's speed at an earlier commit beside this checkout's, in one run: builds the
+# `fastprof` example (plugins/murmur_bench, murmur_core's before; FastFlock at the bench density, a
+# torus, about 20 neighbours) in release at both, then runs the two in turns, ROUNDS times per
+# preset on one thread, and prints each preset's best "one more step" time at both and their ratio (now / then; under 1 is faster).
 #
 #   bash scripts/compare-speed.sh a4f62b4 [BOIDS] [ROUNDS] [PRESETS...]
 #
@@ -23,7 +23,14 @@ trap 'git worktree remove --force "$work/then" >/dev/null 2>&1 || true; rm -rf "
 git worktree add --detach "$work/then" "$then_commit" >/dev/null
 target="${CARGO_TARGET_DIR:-target}"
 build() { # DIR TARGET -> path of the built example
-    (cd "$1" && CARGO_TARGET_DIR="$2" cargo build --quiet --release -p murmur_core --example fastprof)
+    # fastprof lives in the bench crate (plugins/murmur_bench) since it moved out of murmur_core;
+    # an earlier commit may still have it in murmur_core.
+    if [ -f "$1/plugins/murmur_bench/Cargo.toml" ]; then
+        (cd "$1" && CARGO_TARGET_DIR="$2" cargo build --quiet --release --no-default-features \
+            --manifest-path plugins/murmur_bench/Cargo.toml --example fastprof)
+    else
+        (cd "$1" && CARGO_TARGET_DIR="$2" cargo build --quiet --release -p murmur_core --example fastprof)
+    fi
     echo "$2/release/examples/fastprof"
 }
 then_bin="$(build "$work/then" "$target/compare-then")"

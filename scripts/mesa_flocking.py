@@ -23,7 +23,7 @@ except ImportError as e:  # pragma: no cover - a setup problem, said plainly
 SIZES = {"small": (200, 100, 5), "large": (400, 150, 15)}
 
 
-def run_once(boids, side, vision, seed):
+def run_once(boids, side, vision, seed, steps=100):
     model = BoidFlockers(
         population_size=boids,
         width=side,
@@ -37,7 +37,7 @@ def run_once(boids, side, vision, seed):
         seed=seed,
     )
     started = time.perf_counter()
-    for _ in range(100):
+    for _ in range(steps):
         model.step()
     return (time.perf_counter() - started) * 1e3
 
@@ -45,12 +45,29 @@ def run_once(boids, side, vision, seed):
 def main():
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--runs", type=int, default=10, help="seeded runs per size (median taken)")
+    parser.add_argument(
+        "--peer-sizes",
+        type=str,
+        default="",
+        help="also these flock sizes as krABMaga's Flockers table runs them (200 steps, vision 5, "
+        "world side 100 sqrt(N / 200)), comma-separated; one run each",
+    )
     args = parser.parse_args()
     if args.runs < 1:
         sys.exit("--runs must be at least 1")
+    try:
+        peer_sizes = [int(n) for n in args.peer_sizes.split(",") if n.strip()]
+    except ValueError:
+        sys.exit(f"--peer-sizes takes whole numbers, got {args.peer_sizes!r}")
+    if any(n < 1 for n in peer_sizes):
+        sys.exit("--peer-sizes takes sizes of at least 1")
     for size, (boids, side, vision) in SIZES.items():
         times = [run_once(boids, side, vision, seed) for seed in range(1, args.runs + 1)]
-        print(json.dumps({"kind": "mesa", "size": size, "boids": boids, "runs": args.runs, "median_ms": statistics.median(times)}))
+        print(json.dumps({"kind": "mesa", "size": size, "boids": boids, "runs": args.runs, "median_ms": statistics.median(times)}), flush=True)
+    for boids in peer_sizes:
+        side = 100 * (boids / 200) ** 0.5
+        ms = run_once(boids, side, 5, 1, steps=200)
+        print(json.dumps({"kind": "mesa_peers", "boids": boids, "steps": 200, "side": side, "runs": 1, "ms": ms}), flush=True)
 
 
 if __name__ == "__main__":

@@ -4,6 +4,8 @@
 use crate::scene::text::{ScenePoint, WorldSize, parse_scene_point, parse_world, parse_world_size};
 use clap::{Args, Parser, Subcommand};
 
+pub mod flags;
+
 // Each subcommand's flags live in its own file under `modes/`; these names stay here too.
 pub use crate::modes::bench::{BenchArgs, BenchPart};
 pub use crate::modes::firmware::FirmwareArgs;
@@ -155,8 +157,8 @@ impl BoardArgs {
     }
 
     /// The board panel these flags ask for.
-    pub fn panel(&self) -> crate::app::board::BoardPanel {
-        crate::app::board::BoardPanel {
+    pub fn panel(&self) -> crate::app::oled::BoardPanel {
+        crate::app::oled::BoardPanel {
             shown: self.oled,
             revision: self.revision.unwrap_or(murmur_microboids::Revision::A412),
             ..Default::default()

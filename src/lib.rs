@@ -13,6 +13,10 @@ pub mod cli;
 pub mod firmware;
 #[cfg(not(target_arch = "wasm32"))]
 pub mod modes;
+#[cfg(not(target_arch = "wasm32"))]
+pub mod progress;
 pub mod scene;
+#[cfg(not(target_arch = "wasm32"))]
+pub mod scripted;
 #[cfg(target_arch = "wasm32")]
 pub mod web;

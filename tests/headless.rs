@@ -202,7 +202,17 @@ fn the_bench_splits_a_plugin_tick_into_its_phases() {
         "{}",
         String::from_utf8_lossy(&out.stderr)
     );
-    let line: serde_json::Value = serde_json::from_slice(&out.stdout).expect("one JSON line");
+    let lines: Vec<serde_json::Value> = String::from_utf8_lossy(&out.stdout)
+        .lines()
+        .map(|l| serde_json::from_str(l).expect("JSON lines"))
+        .collect();
+    // The first line says which lane form the sums took (the figures' context).
+    assert_eq!(lines[0]["kind"], "machine", "{lines:?}");
+    assert!(lines[0]["lane_form"].is_string(), "{lines:?}");
+    let line = lines
+        .iter()
+        .find(|l| l["kind"] == "ecs")
+        .expect("an ecs line");
     let phases = &line["ecs_phase_ms"];
     let ms = |name: &str| {
         phases[name]

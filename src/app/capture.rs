@@ -342,7 +342,7 @@ fn draw_capture_hud(
     }
     let ctx = contexts.ctx_mut()?;
     let frame = egui::Frame::NONE
-        .fill(egui::Color32::from_rgba_unmultiplied(10, 20, 40, 190))
+        .fill(super::hud::veil(190))
         .inner_margin(egui::Margin::same(6));
     egui::Area::new("capture".into())
         .anchor(

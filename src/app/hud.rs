@@ -13,7 +13,40 @@ pub fn plugin(app: &mut App) {
     app.add_plugins(FrameTimeDiagnosticsPlugin::default())
         .init_resource::<super::camera::Playfield>()
         .init_resource::<super::camera::FollowCamera>()
+        .init_resource::<FlockNews>()
+        .add_systems(Update, read_news)
         .add_systems(EguiPrimaryContextPass, draw_hud);
+}
+
+/// What the flock's messages told the status line: the birds hunters caught since the start,
+/// and the clicked leader the flock has reached (until it moves or goes).
+#[derive(Resource, Default)]
+pub struct FlockNews {
+    /// [`HunterCaught`] messages read.
+    pub caught: u32,
+    /// The clicked leader of the last [`LeaderReached`], while it stays where it was reached.
+    pub reached: Option<Entity>,
+}
+
+fn read_news(
+    mut news: ResMut<FlockNews>,
+    mut caught: MessageReader<HunterCaught>,
+    mut reached: MessageReader<LeaderReached>,
+    clicked: Query<(), With<ClickLeader>>,
+    moved: Query<(), Or<(Changed<Position>, Changed<Position<Vec3>>)>>,
+) {
+    news.caught += caught.read().count() as u32;
+    if news
+        .reached
+        .is_some_and(|leader| !clicked.contains(leader) || moved.contains(leader))
+    {
+        news.reached = None;
+    }
+    for r in reached.read() {
+        if clicked.contains(r.leader) {
+            news.reached = Some(r.leader);
+        }
+    }
 }
 
 fn draw_hud(
@@ -27,8 +60,9 @@ fn draw_hud(
     follow: Res<super::camera::FollowCamera>,
     player: Query<(Option<&Leader>, Has<Predator>), With<Player>>,
     hunters: Query<(), With<Hunter>>,
+    news: Res<FlockNews>,
     bodies: Option<Res<murmur_physics::prelude::BirdBodies>>,
-    path: Res<super::scene::FlockPath>,
+    path: Res<super::path::FlockPath>,
     space: Option<Res<State<super::deep::Space>>>,
     #[cfg(not(target_arch = "wasm32"))] view: Option<Res<super::deep::view::DeepView>>,
 ) -> Result {
@@ -48,6 +82,12 @@ fn draw_hud(
     let mut extras = String::new();
     if !hunters.is_empty() {
         extras.push_str(" · a hunter is loose");
+    }
+    if news.caught > 0 {
+        extras.push_str(&format!(" · caught {}", news.caught));
+    }
+    if news.reached.is_some() {
+        extras.push_str(" · the flock reached the leader");
     }
     if bodies.is_some_and(|b| b.enabled) {
         extras.push_str(" · physical birds");
@@ -77,7 +117,7 @@ fn draw_hud(
         config.seed,
     );
     let frame = egui::Frame::NONE
-        .fill(egui::Color32::from_rgba_unmultiplied(10, 20, 40, 170))
+        .fill(veil(170))
         .inner_margin(egui::Margin::same(6));
     egui::Area::new("status".into())
         .anchor(egui::Align2::LEFT_TOP, egui::vec2(8.0, 8.0))
@@ -101,4 +141,13 @@ fn draw_hud(
             });
     }
     Ok(())
+}
+
+/// The dark veil under the app's text boxes (the status and help lines, the capture notice, the
+/// page's board view): its colour, opaque (the recordings' palette keeps it exact).
+pub const VEIL: [u8; 3] = [10, 20, 40];
+
+/// [`VEIL`] at `alpha`.
+pub fn veil(alpha: u8) -> egui::Color32 {
+    egui::Color32::from_rgba_unmultiplied(VEIL[0], VEIL[1], VEIL[2], alpha)
 }

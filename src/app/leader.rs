@@ -3,6 +3,7 @@
 //! (obstacles), are ignored. The leader itself is the library's `ClickLeader`, placed with its
 //! `place_leader` command; this module reads the app's cursor and draws the leader crimson.
 
+use super::camera::arrows::{ArrowTarget, Arrowed};
 use super::camera::{CursorWorld, TrackCursor};
 use super::render::SpecialBird;
 use super::scene::{SceneConfig, SpawnScene};
@@ -25,10 +26,16 @@ pub fn plugin(app: &mut App) {
 
 /// A placed leader is drawn crimson.
 fn paint_leader(event: On<Add, ClickLeader>, mut commands: Commands) {
-    commands.entity(event.entity).insert(SpecialBird {
-        colour: CRIMSON,
-        scale: 2.2,
-    });
+    commands.entity(event.entity).insert((
+        SpecialBird {
+            colour: CRIMSON,
+            scale: 2.2,
+        },
+        Arrowed {
+            target: ArrowTarget::Leader,
+            colour: CRIMSON,
+        },
+    ));
 }
 
 fn place_start_leader(mut commands: Commands, config: Res<SceneConfig>) {

@@ -51,7 +51,7 @@ fn measure(
     birds: Query<(), With<Boid>>,
     window: Single<&Window>,
     mut exit: MessageWriter<AppExit>,
-    path: Res<super::scene::FlockPath>,
+    path: Res<super::path::FlockPath>,
     config: Res<super::SceneConfig>,
 ) {
     let started = *meter.started.get_or_insert_with(Instant::now);

@@ -2,20 +2,19 @@
 //! keyboard and mouse controls, and a help line; for a 3D preset, the 3D scene of [`deep`]. Each
 //! module is a small plugin.
 
-pub mod board;
 pub mod bodies;
 pub mod camera;
 pub mod capture;
 pub mod controls;
 pub mod deep;
-#[cfg(not(target_arch = "wasm32"))]
-pub mod gpu;
 pub mod hud;
 pub mod keys;
 pub mod leader;
 pub mod meter;
 pub mod obstacles;
+pub mod oled;
 pub mod panel;
+pub mod path;
 pub mod player;
 pub mod predators;
 pub mod render;
@@ -57,7 +56,7 @@ pub fn plugin(app: &mut App) {
         controls::plugin,
         hud::plugin,
         meter::plugin,
-        board::plugin,
+        oled::plugin,
         panel::plugin,
         obstacles::plugin,
         predators::plugin,
@@ -65,9 +64,12 @@ pub fn plugin(app: &mut App) {
         bodies::plugin,
         capture::plugin,
     ))
-    .add_plugins((touch::plugin, deep::plugin, deep::lines_plugin));
-    #[cfg(not(target_arch = "wasm32"))]
-    app.add_plugins(gpu::plugin);
+    .add_plugins((
+        touch::plugin,
+        deep::plugin,
+        deep::lines_plugin,
+        path::plugin,
+    ));
 }
 
 /// What the murmur plugins run on: Bevy's default plugins with a window of `window` pixels,

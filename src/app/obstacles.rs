@@ -17,7 +17,7 @@ pub struct FromPreset;
 /// Radius of a clicked obstacle, as a fraction of the world's width.
 const CLICKED_RADIUS: f32 = 0.03;
 /// Slate, dark against the sky.
-const OBSTACLE_COLOUR: Color = Color::srgb_u8(55, 65, 80);
+pub const OBSTACLE_COLOUR: Color = Color::srgb_u8(55, 65, 80);
 
 /// Adds this module's systems.
 pub fn plugin(app: &mut App) {

@@ -3,6 +3,7 @@
 //! `FlockPlayer` makes the body a bird of the flock; this module flies it.
 
 use super::camera::WorldCamera;
+use super::camera::arrows::{ArrowTarget, Arrowed};
 use super::render::SpecialBird;
 use super::scene::{ActiveFlock, ActiveWorld, SceneConfig, SpawnScene};
 use super::touch::{TouchSteer, steer_direction};
@@ -12,7 +13,7 @@ use bevy_rapier2d::prelude::{
     AdditionalMassProperties, Collider, ColliderMassProperties, CollisionGroups, Damping,
     ExternalForce, Group, LockedAxes, RigidBody,
 };
-use murmur_flock::player::PlayerSet;
+use murmur_flock::player::PlayerSystems;
 use murmur_flock::prelude::*;
 
 /// The player's bird.
@@ -67,7 +68,7 @@ pub fn plugin(app: &mut App) {
     app.init_resource::<PlayerTuning>()
         .add_systems(Startup, spawn_player.after(SpawnScene))
         .add_systems(Update, (thrust, switch_follow_flee))
-        .add_systems(FixedUpdate, keep_in_world.before(PlayerSet));
+        .add_systems(FixedUpdate, keep_in_world.before(PlayerSystems));
 }
 
 fn spawn_player(
@@ -82,6 +83,10 @@ fn spawn_player(
         SpecialBird {
             colour: GOLD,
             scale: 2.0,
+        },
+        Arrowed {
+            target: ArrowTarget::Player,
+            colour: GOLD,
         },
         Transform::default(),
         flat_body(&config, &tuning),

@@ -1,8 +1,9 @@
 //! Predators: `K` makes the gold player a predator the flock flees (and back), `X` lets a
-//! hunting predator loose that chases the nearest bird (and takes it away). A faint ring shows
-//! each predator's range.
+//! hunting predator loose that chases the nearest bird (the status line counts the birds it
+//! catches). A faint ring shows each predator's range.
 
 use super::camera::WORLD_LAYER;
+use super::camera::arrows::{ArrowTarget, Arrowed};
 use super::player::{Player, PlayerTuning, player_leader};
 use super::render::SpecialBird;
 use super::scene::{ActiveFlock, SceneConfig, SpawnScene};
@@ -55,6 +56,10 @@ pub fn spawn_hawk(commands: &mut Commands, config: &SceneConfig, at: Vec3) {
         SpecialBird {
             colour: HAWK_RED,
             scale: 2.6,
+        },
+        Arrowed {
+            target: ArrowTarget::Hunter,
+            colour: HAWK_RED,
         },
         RenderLayers::layer(WORLD_LAYER),
     ));

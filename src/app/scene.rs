@@ -1,5 +1,6 @@
 //! The scene in the app: spawning the flock the [`SceneConfig`] describes, and resetting it.
 
+use super::path::FlockPaths;
 pub use crate::scene::SceneConfig;
 use bevy::prelude::*;
 use murmur_flock::prelude::*;
@@ -31,25 +32,6 @@ impl ActiveWorld<'_, '_> {
     }
 }
 
-/// Which path the active flock runs on, in words, for the panel ("on the CPU", "on the GPU:
-/// adapter", or the CPU with the reason the GPU was refused).
-#[derive(Resource, Clone, Debug)]
-pub struct FlockPath {
-    /// The words.
-    pub note: String,
-    /// True when the GPU flies it.
-    pub on_gpu: bool,
-}
-
-impl Default for FlockPath {
-    fn default() -> Self {
-        Self {
-            note: "on the CPU".into(),
-            on_gpu: false,
-        }
-    }
-}
-
 /// Spawning happens in this set at startup; systems needing the flock run after it.
 #[derive(SystemSet, Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct SpawnScene;
@@ -57,7 +39,8 @@ pub struct SpawnScene;
 /// Adds this module's resources and systems.
 pub fn plugin(app: &mut App) {
     app.add_message::<ResetScene>()
-        .init_resource::<FlockPath>()
+        // What the spawn notes; the path plugin (the GPU's side) may not be there.
+        .init_resource::<super::path::FlockPath>()
         .add_systems(Startup, spawn_flock.in_set(SpawnScene))
         .add_systems(Update, reset);
 }
@@ -65,39 +48,6 @@ pub fn plugin(app: &mut App) {
 fn spawn_flock(mut commands: Commands, config: Res<SceneConfig>, mut paths: FlockPaths) {
     let flock = paths.spawn(&mut commands, &config);
     commands.insert_resource(ActiveFlock(flock));
-}
-
-/// What decides the path a new flock runs on (the GPU's only in native builds).
-#[derive(bevy::ecs::system::SystemParam)]
-pub struct FlockPaths<'w> {
-    #[cfg(not(target_arch = "wasm32"))]
-    use_gpu: Option<Res<'w, super::gpu::UseGpu>>,
-    #[cfg(not(target_arch = "wasm32"))]
-    status: Option<Res<'w, GpuFlockStatus>>,
-    path: ResMut<'w, FlockPath>,
-}
-
-impl FlockPaths<'_> {
-    /// Spawns the scene's flock on its path and notes which.
-    fn spawn(&mut self, commands: &mut Commands, config: &SceneConfig) -> Entity {
-        #[cfg(not(target_arch = "wasm32"))]
-        {
-            let (flock, path) = super::gpu::spawn_flock(
-                commands,
-                config,
-                self.use_gpu.as_deref(),
-                self.status.as_deref(),
-            );
-            *self.path = path;
-            flock
-        }
-        // The page's WebGL2 has no compute shaders: always the CPU.
-        #[cfg(target_arch = "wasm32")]
-        {
-            *self.path = FlockPath::default();
-            commands.spawn_flock(config.preset.flock_params(), config.boids, config.seed)
-        }
-    }
 }
 
 /// Replaces the flock with one placed by the next seed; the player joins the new flock.

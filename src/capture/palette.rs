@@ -2,21 +2,37 @@
 //! crimson, the hunter's red, the birds' blues), then an even spread of the rest, with a lookup
 //! table that maps any colour to its nearest entry at once.
 
-/// Colours kept exactly: a pixel of one of these stays that colour in a recording.
+use crate::app;
+use bevy::color::Color;
+
+/// Colours kept exactly: a pixel of one of these stays that colour in a recording. Read from
+/// where the app defines them, so that a colour changed there stays exact here.
 const EXACT: [[u8; 3]; 12] = [
-    [112, 231, 255], // the sky
-    [255, 196, 0],   // the gold bird
-    [220, 20, 60],   // the leader's crimson
-    [190, 30, 30],   // the hunter's red
-    [40, 90, 210],   // a bird in a small flock
-    [70, 20, 110],   // a bird in a large flock
-    [25, 35, 80],    // a bird, colours off
-    [55, 65, 80],    // an obstacle
+    rgb(app::camera::BACKGROUND), // the sky
+    rgb(app::player::GOLD),
+    rgb(app::leader::CRIMSON),
+    rgb(app::predators::HAWK_RED),
+    rgb(app::render::SMALL_FLOCK),
+    rgb(app::render::LARGE_FLOCK),
+    rgb(app::render::PLAIN),
+    rgb(app::obstacles::OBSTACLE_COLOUR),
     [0, 0, 0],
     [255, 255, 255],
-    [27, 27, 27], // the panel
-    [10, 20, 40], // the help line's box
+    [27, 27, 27], // egui's dark panel fill, the side panel's
+    app::hud::VEIL,
 ];
+
+/// An sRGB colour's bytes, at compile time.
+const fn rgb(colour: Color) -> [u8; 3] {
+    let Color::Srgba(c) = colour else {
+        panic!("the app's colours are sRGB");
+    };
+    // `srgb_u8` stored byte / 255: scaled back and rounded, the byte itself.
+    const fn byte(x: f32) -> u8 {
+        (x * 255.0 + 0.5) as u8
+    }
+    [byte(c.red), byte(c.green), byte(c.blue)]
+}
 
 /// A 256-colour palette and the nearest entry for every colour of 15 bits.
 #[derive(Clone)]

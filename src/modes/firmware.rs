@@ -51,7 +51,7 @@ pub fn run(args: FirmwareArgs) -> Result<(), ModeError> {
         return measure(image, args.ticks);
     }
     let out = args.out.expect("clap requires --out without --measure");
-    super::scripted::out_folder_exists(&out)?;
+    crate::scripted::out_folder_exists(&out)?;
     let mut image = image;
     let settings = Settings {
         revision: args.revision,

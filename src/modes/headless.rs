@@ -5,7 +5,7 @@ mod gpu;
 
 use super::ModeError;
 use crate::cli::SceneArgs;
-use crate::scene::flags;
+use crate::cli::flags;
 use bevy::prelude::*;
 use bevy::reflect::TypePath;
 use bevy::time::TimeUpdateStrategy;
@@ -284,7 +284,7 @@ fn run_ticks(
     app: &mut App,
     flock: Entity,
     ticks: u64,
-    progress: &mut super::progress::Progress,
+    progress: &mut crate::progress::Progress,
 ) -> Result<Duration, u64> {
     let started = Instant::now();
     let mut done = 0;
@@ -366,7 +366,7 @@ fn run_in<V: Vector + Reflect + TypePath>(
     };
     emit(&report(&mut app, 0, 0.0), &mut out)?;
     let (mut step, mut busy) = (0u64, Duration::ZERO);
-    let mut progress = super::progress::Progress::new("steps", args.steps);
+    let mut progress = crate::progress::Progress::new("steps", args.steps);
     while step < args.steps {
         let ticks = args.every.min(args.steps - step);
         let elapsed = run_ticks(&mut app, flock, ticks, &mut progress).map_err(|done| {

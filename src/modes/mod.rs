@@ -4,12 +4,10 @@ pub mod bench;
 pub mod firmware;
 pub mod headless;
 pub mod oled;
-pub mod progress;
 pub mod q15;
 pub mod record;
 pub mod run;
 pub mod screenshot;
-pub mod scripted;
 pub mod serial;
 pub mod sweep;
 

@@ -3,11 +3,11 @@
 //! the machine's frame rate. For READMEs and papers.
 
 use super::ModeError;
-use super::scripted::{self, CAPTURE_TIMEOUT, INPUT_DONE_FRAME, ScriptedInput};
 use crate::app::{self, AppOptions};
 use crate::capture::GifRecording;
+use crate::cli::flags;
 use crate::cli::{CameraChoice, FlyDirection, SceneArgs};
-use crate::scene::flags;
+use crate::scripted::{self, CAPTURE_TIMEOUT, INPUT_DONE_FRAME, ScriptedInput};
 use bevy::app::AppExit;
 use bevy::prelude::*;
 use bevy::render::view::screenshot::{Screenshot, ScreenshotCaptured};

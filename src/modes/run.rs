@@ -5,8 +5,8 @@ use super::ModeError;
 use crate::app::meter::MeasureFrames;
 use crate::app::panel::{PanelState, store};
 use crate::app::{self, AppOptions};
+use crate::cli::flags;
 use crate::cli::{BoardArgs, SceneArgs, parse_size};
-use crate::scene::flags;
 use bevy::app::AppExit;
 use clap::Args;
 
@@ -58,7 +58,7 @@ pub fn run(args: RunArgs) -> Result<(), ModeError> {
     }
     app.insert_resource(panel)
         .insert_resource(args.board.panel())
-        .insert_resource(crate::app::gpu::UseGpu(args.gpu));
+        .insert_resource(crate::app::path::UseGpu(args.gpu));
     if let Some(frames) = args.measure_frames {
         app.insert_resource(MeasureFrames::new(frames));
     }

@@ -5,11 +5,11 @@
 //! player would, and the follow camera goes after the gold bird.
 
 use super::ModeError;
-use super::scripted::{self, CAPTURE_TIMEOUT, INPUT_DONE_FRAME, ScriptedInput};
 use crate::app::{self, AppOptions};
+use crate::cli::flags;
 use crate::cli::{BoardArgs, CameraChoice, FlyDirection, SceneArgs, parse_size};
-use crate::scene::flags;
 use crate::scene::text::parse_point;
+use crate::scripted::{self, CAPTURE_TIMEOUT, INPUT_DONE_FRAME, ScriptedInput};
 use bevy::app::AppExit;
 use bevy::prelude::*;
 use bevy::render::view::screenshot::{Screenshot, ScreenshotCaptured, save_to_disk};
@@ -99,7 +99,7 @@ pub fn run(args: ScreenshotArgs) -> Result<(), ModeError> {
     app.insert_resource(panel);
     app.insert_resource(args.board.panel());
     app.insert_resource(view);
-    app.insert_resource(crate::app::gpu::UseGpu(args.gpu));
+    app.insert_resource(crate::app::path::UseGpu(args.gpu));
     app.insert_resource(Plan {
         steps: args.steps,
         zoom: args.zoom,

@@ -1,12 +1,10 @@
 //! The scene — which flock flies: a preset, a number of birds, a seed, a leader and a hunter to
-//! start with — and the ways it is written down: as command-line flags ([`flags`], native), as
+//! start with — and the ways it is written down: as command-line flags (`cli::flags`, native), as
 //! the web page's address ([`address`]), and the text of points and sizes both read ([`text`]);
 //! one set of rules turns either into a checked preset ([`request`]).
 //! The app spawns it (`app::scene`).
 
 pub mod address;
-#[cfg(not(target_arch = "wasm32"))]
-pub mod flags;
 pub mod request;
 pub mod text;
 

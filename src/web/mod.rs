@@ -1,10 +1,10 @@
 //! The web page's app: the same plugins as the window, on the page's `#murmur` canvas. The scene
 //! comes from the page's address (see [`crate::scene::address`]); with none there, the last visit's
 //! flock. Presets and settings live in the browser's `localStorage`; a board plugged into the
-//! computer is mirrored over Web Serial ([`board`]); the command-line modes stay native.
+//! computer is mirrored over Web Serial ([`serial`]); the command-line modes stay native.
 
-pub mod board;
 mod download;
+pub mod serial;
 
 pub use download::download;
 
@@ -21,7 +21,7 @@ pub fn run() {
     let (query, mut warnings) = address::parse(&search);
     let (mut scene, more) = address::scene(&query);
     if let Some(baud) = query.baud {
-        board::set_baud(baud);
+        serial::set_baud(baud);
     }
     warnings.extend(more);
 
@@ -51,7 +51,7 @@ pub fn run() {
         scene,
         window: (1280, 720),
     });
-    app.add_plugins(board::plugin);
+    app.add_plugins(serial::plugin);
     let mut panel = PanelState::with_storage(storage, true);
     if let Some(s) = &settings {
         s.restore(&mut app, &mut panel);

@@ -17,6 +17,7 @@ use bevy_diagnostic::FrameCount;
 use bevy_ecs::prelude::*;
 use bevy_math::Vec2;
 use bevy_mesh::{Mesh, Mesh2d, PrimitiveTopology, VertexAttributeValues};
+use bevy_reflect::Reflect;
 use bevy_sprite_render::{ColorMaterial, MeshMaterial2d};
 use bevy_transform::components::Transform;
 use murmur_core::Vector;
@@ -31,13 +32,17 @@ pub struct FlockDrawPlugin;
 
 impl Plugin for FlockDrawPlugin {
     fn build(&self, app: &mut App) {
-        app.init_resource::<BirdDrawing>()
+        app.register_type::<FlockLook>()
+            .register_type::<Highlight>()
+            .register_type::<Bank>()
+            .register_type::<BirdMesh>()
+            .init_resource::<BirdDrawing>()
             .add_systems(Startup, spawn_mesh)
             .init_resource::<crate::tick::TickFraction>()
             .add_systems(
                 PostUpdate,
                 draw_birds
-                    .in_set(DrawBirds)
+                    .in_set(DrawBirdsSystems)
                     .after(crate::tick::TickFractionSystems),
             );
         #[cfg(feature = "draw3d")]
@@ -47,7 +52,7 @@ impl Plugin for FlockDrawPlugin {
 
 /// The system that rebuilds the birds' mesh, in `PostUpdate`.
 #[derive(SystemSet, Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub struct DrawBirds;
+pub struct DrawBirdsSystems;
 
 /// How all birds are drawn.
 #[derive(Resource, Clone, Copy, Debug, PartialEq)]
@@ -96,7 +101,8 @@ fn nearest_image(bounds: Option<&WorldBounds>, around: Vec2, p: Vec2) -> Vec2 {
 
 /// How the birds of one flock look (put it on the flock's entity; without it, the flock takes
 /// [`FlockLook::default`]).
-#[derive(Component, Clone, Copy, Debug, PartialEq)]
+#[derive(Component, Reflect, Clone, Copy, Debug, PartialEq)]
+#[reflect(Component)]
 pub struct FlockLook {
     /// Bird length in world units; 0: 60% of the model's personal space, at least 3.
     pub size: f32,
@@ -126,7 +132,8 @@ impl Default for FlockLook {
 /// A bird, leader or any entity with a [`Position`] drawn on top of the flocks in a colour and
 /// size of its own (the player's gold, the leader's crimson). A highlighted bird of a flock is
 /// drawn only this way.
-#[derive(Component, Clone, Copy, Debug, PartialEq)]
+#[derive(Component, Reflect, Clone, Copy, Debug, PartialEq)]
+#[reflect(Component)]
 pub struct Highlight {
     /// Its colour.
     pub colour: Color,
@@ -137,11 +144,13 @@ pub struct Highlight {
 /// How far a [`Highlight`]ed 3D bird rolls into its turn, in radians (positive: its wings tip
 /// to its left, as in a left turn). The flock's own birds bank by themselves; a player's bird,
 /// flown by the game, banks by this.
-#[derive(Component, Clone, Copy, Debug, Default, PartialEq)]
+#[derive(Component, Reflect, Clone, Copy, Debug, Default, PartialEq)]
+#[reflect(Component)]
 pub struct Bank(pub f32);
 
 /// The entity holding the birds' mesh (for games that want it on a render layer of theirs).
-#[derive(Component, Clone, Copy, Debug, Default)]
+#[derive(Component, Reflect, Clone, Copy, Debug, Default)]
+#[reflect(Component)]
 pub struct BirdMesh;
 
 /// The birds' mesh.

@@ -24,8 +24,9 @@ pub const PLAYER_ID: u32 = u32::MAX;
 ///
 /// Adding it gives the entity a [`Boid`] (id [`PLAYER_ID`]), a [`FlockMember`], [`Piloted`], a
 /// [`Position`], a [`Velocity`] and, with `lead`, a [`Leader`] that only `flock` reacts to.
-#[derive(Component, Clone, Copy, Debug, PartialEq)]
+#[derive(Component, Reflect, Clone, Copy, Debug, PartialEq)]
 #[require(Transform)]
+#[reflect(Component)]
 pub struct FlockPlayer {
     /// The flock it flies with.
     pub flock: Entity,
@@ -70,10 +71,11 @@ impl Default for PlayerPlugin {
 
 impl Plugin for PlayerPlugin {
     fn build(&self, app: &mut App) {
+        app.register_type::<FlockPlayer>();
         app.add_observer(join_player).add_systems(
             self.schedule,
             (follow_transforms::<Vec2>, follow_transforms::<Vec3>)
-                .in_set(PlayerSet)
+                .in_set(PlayerSystems)
                 .before(FlockSystems::CollectNeighbours),
         );
     }
@@ -81,7 +83,7 @@ impl Plugin for PlayerPlugin {
 
 /// The system that takes players' `Transform`s into their birds, before `CollectNeighbours`.
 #[derive(SystemSet, Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub struct PlayerSet;
+pub struct PlayerSystems;
 
 /// Gives a new [`FlockPlayer`] the components of a bird of its flock.
 fn join_player(

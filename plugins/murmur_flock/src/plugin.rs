@@ -4,6 +4,7 @@ use crate::components::{
     BodyDriven, Boid, Flock, FlockMember, Hunter, Leader, NeighbourCount, Piloted, Position,
     Predator, Velocity, give_columns, place_in_space,
 };
+use crate::messages::{HunterCaught, LeaderReached};
 use crate::player::PlayerPlugin;
 use crate::systems;
 use crate::systems::collect::{
@@ -37,9 +38,14 @@ pub enum FlockSystems {
     /// Birds inside a margin turn back (`turn` edges).
     TurnAtEdges,
     /// Velocity (with the model's speed limits), position, then wrap / bounce / stop at the
-    /// world's edges; hunting predators move; every bird's new state is written back to its
-    /// entity.
+    /// world's edges, in the flock's own columns.
     Integrate,
+    /// Hunting predators move towards their prey and catch it ([`HunterCaught`]); a flock
+    /// that reaches its leader says so ([`LeaderReached`]).
+    Hunt,
+    /// Every bird's new state (position, velocity, neighbour count) is written back to its
+    /// entity: after this phase the components hold the tick's result.
+    WriteBack,
 }
 
 /// Runs every [`Flock`] in a schedule (`FixedUpdate` by default: one tick per fixed step), and
@@ -89,6 +95,8 @@ impl Plugin for FlockPlugin {
             .register_type::<BodyDriven>()
             .register_type::<Predator>()
             .register_type::<Hunter>()
+            .add_message::<HunterCaught>()
+            .add_message::<LeaderReached>()
             .init_resource::<BirdChanges<Vec2>>()
             .init_resource::<BirdChanges<Vec3>>()
             .add_observer(give_columns)
@@ -116,6 +124,8 @@ impl Plugin for FlockPlugin {
                     AvoidObstacles,
                     TurnAtEdges,
                     Integrate,
+                    Hunt,
+                    WriteBack,
                 )
                     .chain(),
             )
@@ -135,11 +145,14 @@ impl Plugin for FlockPlugin {
             self.schedule,
             systems::leader::avoid_solids::<Vec3>.in_set(AvoidObstacles),
         );
-        // The two spaces' write-backs both stamp the birds' neighbour counts: flat first.
-        app.configure_sets(
-            self.schedule,
-            SpaceSystems::<Vec3>::default().after(SpaceSystems::<Vec2>::default()),
-        );
+        // The two spaces' hunts both write the flock's messages, their write-backs both stamp
+        // the birds' neighbour counts: flat first.
+        for phase in [FlockSystems::Hunt, FlockSystems::WriteBack] {
+            app.configure_sets(
+                self.schedule,
+                SpaceSystems::<Vec3>::of(phase).after(SpaceSystems::<Vec2>::of(phase)),
+            );
+        }
     }
 
     fn finish(&self, app: &mut App) {
@@ -152,6 +165,7 @@ fn phases<V>(app: &mut App, schedule: Interned<dyn ScheduleLabel>)
 where
     V: murmur_core::Vector + bevy_reflect::Reflect + bevy_reflect::TypePath,
 {
+    use crate::messages;
     use FlockSystems::*;
     use systems::{collect, edges, integrate, leader, predator, steer};
     app.add_systems(
@@ -162,24 +176,31 @@ where
             leader::follow_leaders::<V>.in_set(FollowLeader),
             edges::turn_at_edges::<V>.in_set(TurnAtEdges),
             integrate::integrate::<V>.in_set(Integrate),
-            predator::hunt::<V>
-                .in_set(Integrate)
-                .after(integrate::integrate::<V>),
+            (predator::hunt::<V>, messages::flocks_reach_leaders::<V>)
+                .chain()
+                .in_set(Hunt)
+                .in_set(SpaceSystems::<V>::of(Hunt)),
             integrate::write_back::<V>
-                .in_set(Integrate)
-                .in_set(SpaceSystems::<V>::default())
-                .after(predator::hunt::<V>),
+                .in_set(WriteBack)
+                .in_set(SpaceSystems::<V>::of(WriteBack)),
         ),
     );
 }
 
-/// The write-back of the flocks of one space (the flat one's runs first).
+/// The systems of one space within a phase that the two spaces must not run at once (both
+/// stamp the birds' neighbour counts, both write the flock's messages): the flat one's first.
 #[derive(SystemSet)]
-struct SpaceSystems<V>(std::marker::PhantomData<fn() -> V>);
+struct SpaceSystems<V> {
+    phase: FlockSystems,
+    space: std::marker::PhantomData<fn() -> V>,
+}
 
-impl<V> Default for SpaceSystems<V> {
-    fn default() -> Self {
-        Self(std::marker::PhantomData)
+impl<V> SpaceSystems<V> {
+    fn of(phase: FlockSystems) -> Self {
+        Self {
+            phase,
+            space: std::marker::PhantomData,
+        }
     }
 }
 
@@ -192,20 +213,27 @@ impl<V> Clone for SpaceSystems<V> {
 impl<V> Copy for SpaceSystems<V> {}
 
 impl<V> PartialEq for SpaceSystems<V> {
-    fn eq(&self, _: &Self) -> bool {
-        true
+    fn eq(&self, other: &Self) -> bool {
+        self.phase == other.phase
     }
 }
 
 impl<V> Eq for SpaceSystems<V> {}
 
 impl<V> std::hash::Hash for SpaceSystems<V> {
-    fn hash<H: std::hash::Hasher>(&self, _: &mut H) {}
+    fn hash<H: std::hash::Hasher>(&self, state: &mut H) {
+        self.phase.hash(state);
+    }
 }
 
 impl<V> std::fmt::Debug for SpaceSystems<V> {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        write!(f, "SpaceSystems<{}>", std::any::type_name::<V>())
+        write!(
+            f,
+            "SpaceSystems<{}>({:?})",
+            std::any::type_name::<V>(),
+            self.phase
+        )
     }
 }
 

@@ -12,6 +12,7 @@ use bevy_ecs::system::Command;
 use bevy_input::ButtonInput;
 use bevy_input::mouse::MouseButton;
 use bevy_math::{Ray3d, Vec2, Vec3};
+use bevy_reflect::Reflect;
 use bevy_transform::components::GlobalTransform;
 use bevy_window::{PrimaryWindow, Window};
 use murmur_core::leader::LeaderParams;
@@ -24,7 +25,9 @@ pub struct ClickLeaderPlugin;
 
 impl Plugin for ClickLeaderPlugin {
     fn build(&self, app: &mut App) {
-        app.init_resource::<ClickLeaderSettings>()
+        app.register_type::<ClickLeader>()
+            .register_type::<LeaderCamera>()
+            .init_resource::<ClickLeaderSettings>()
             .add_systems(Update, place_on_click.in_set(ClickLeaderSystems));
     }
 }
@@ -34,11 +37,13 @@ impl Plugin for ClickLeaderPlugin {
 pub struct ClickLeaderSystems;
 
 /// The leader placed by clicking (or by [`PlaceLeaderExt::place_leader`]); there is at most one.
-#[derive(Component, Clone, Copy, Debug, Default)]
+#[derive(Component, Reflect, Clone, Copy, Debug, Default)]
+#[reflect(Component)]
 pub struct ClickLeader;
 
 /// The camera whose view a click is read in; without one, the first active camera.
-#[derive(Component, Clone, Copy, Debug, Default)]
+#[derive(Component, Reflect, Clone, Copy, Debug, Default)]
+#[reflect(Component)]
 pub struct LeaderCamera;
 
 /// How clicks place the leader.

@@ -5,6 +5,7 @@
 use bevy::ecs::schedule::{LogLevel, ScheduleBuildSettings};
 use bevy::prelude::*;
 use bevy::time::TimeUpdateStrategy;
+use murmur_core::prelude::FlockSim;
 use murmur_core::sim::LeaderState;
 use murmur_flock::prelude::*;
 use std::time::Duration;

@@ -13,7 +13,7 @@ pub use rapier::FlockRapierPlugin;
 /// The items most users need.
 pub mod prelude {
     pub use crate::bodies::{BirdBodies, BirdBody};
-    pub use crate::groups::{BIRD_BODIES, OBSTACLES, WORLD};
+    pub use crate::groups::{BIRD_BODIES, OBSTACLES};
     pub use crate::obstacle::{ObstacleBody, spawn_obstacle};
     pub use crate::plugin::{FlockPhysicsPlugin, FlockPhysicsSystems};
     pub use crate::rapier::FlockRapierPlugin;

@@ -6,15 +6,14 @@ use bevy::ecs::schedule::ScheduleLabel;
 use bevy::prelude::*;
 use bevy_rapier2d::plugin::PhysicsSet;
 use murmur_flock::FlockSystems;
-use murmur_flock::systems::{integrate::integrate, predator::hunt};
 
 /// This plugin's systems, by job:
 ///
 /// - `AttachBodies`: before the tick, birds get or lose bodies ([`bodies::BirdBodies`]).
 /// - `AvoidObstacles`: in [`FlockSystems::AvoidObstacles`], start positions are noted and birds
 ///   steer round obstacles ahead.
-/// - `Guard`: in [`FlockSystems::Integrate`], right after the birds moved, moves into an
-///   obstacle are cut at the contact.
+/// - `Guard`: between [`FlockSystems::Integrate`] and [`FlockSystems::Hunt`], right after the
+///   birds moved, moves into an obstacle are cut at the contact.
 /// - `PushVelocities`: after the flock's tick and before rapier's step, bodies take the flock's
 ///   velocities.
 /// - `ReadBack`: after rapier's writeback, bodies' places and velocities go back to the birds.
@@ -63,11 +62,13 @@ impl Plugin for FlockPhysicsPlugin {
                 (
                     AttachBodies.before(FlockSystems::CollectNeighbours),
                     AvoidObstacles.in_set(FlockSystems::AvoidObstacles),
-                    Guard.in_set(FlockSystems::Integrate),
-                    // The flock's whole tick happens before rapier's step.
-                    FlockSystems::Integrate.before(PhysicsSet::SyncBackend),
-                    PushVelocities
+                    Guard
                         .after(FlockSystems::Integrate)
+                        .before(FlockSystems::Hunt),
+                    // The flock's whole tick happens before rapier's step.
+                    FlockSystems::WriteBack.before(PhysicsSet::SyncBackend),
+                    PushVelocities
+                        .after(FlockSystems::WriteBack)
                         .before(PhysicsSet::SyncBackend),
                     ReadBack.after(PhysicsSet::Writeback),
                 ),
@@ -82,10 +83,7 @@ impl Plugin for FlockPhysicsPlugin {
                     )
                         .chain()
                         .in_set(AvoidObstacles),
-                    guard::keep_out_of_obstacles
-                        .in_set(Guard)
-                        .after(integrate::<Vec2>)
-                        .before(hunt::<Vec2>),
+                    guard::keep_out_of_obstacles.in_set(Guard),
                     bodies::push_velocities.in_set(PushVelocities),
                     bodies::read_back.in_set(ReadBack),
                 ),

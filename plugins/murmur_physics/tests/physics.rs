@@ -63,7 +63,7 @@ fn spawn_walls(app: &mut App, size: Vec2) {
         app.world_mut().spawn((
             RigidBody::Fixed,
             Collider::cuboid(half.x, half.y),
-            CollisionGroups::new(WORLD, Group::ALL),
+            CollisionGroups::new(murmur_physics::groups::WORLD, Group::ALL),
             Transform::from_translation(centre.extend(0.0)),
         ));
     }

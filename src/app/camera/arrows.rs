@@ -3,9 +3,6 @@
 
 use super::WorldCamera;
 use super::playfield::Playfield;
-use crate::app::leader::{CRIMSON, ClickLeader};
-use crate::app::player::{GOLD, Player};
-use crate::app::predators::HAWK_RED;
 use crate::app::scene::ActiveWorld;
 use bevy::prelude::*;
 use bevy::window::PrimaryWindow;
@@ -23,29 +20,15 @@ pub enum ArrowTarget {
     Hunter,
 }
 
-impl ArrowTarget {
-    /// What an entity that is the player, a leader or a hunter gets an arrow as (the player
-    /// first); `None` for anything else.
-    pub fn of(player: bool, leader: bool, hunter: bool) -> Option<Self> {
-        if player {
-            Some(Self::Player)
-        } else if leader {
-            Some(Self::Leader)
-        } else if hunter {
-            Some(Self::Hunter)
-        } else {
-            None
-        }
-    }
-
-    /// Its arrow's colour.
-    pub fn colour(self) -> Color {
-        match self {
-            Self::Player => GOLD,
-            Self::Leader => CRIMSON,
-            Self::Hunter => HAWK_RED,
-        }
-    }
+/// Put on an entity that must never be lost from view: while it is out of view an arrow at
+/// the playfield's edge points to it. Each owner inserts its own (the player, the leader, the
+/// hunters), so the arrows need not know them.
+#[derive(Component, Clone, Copy, Debug, PartialEq)]
+pub struct Arrowed {
+    /// What it is.
+    pub target: ArrowTarget,
+    /// The arrow's colour.
+    pub colour: Color,
 }
 
 /// One arrow at the playfield's edge.
@@ -53,6 +36,8 @@ impl ArrowTarget {
 pub struct EdgeArrow {
     /// What it points to.
     pub target: ArrowTarget,
+    /// Its colour.
+    pub colour: Color,
     /// Its tip, in window pixels (logical, origin top left, y down).
     pub at: Vec2,
     /// The way it points, on screen (unit, y down).
@@ -70,20 +55,14 @@ pub(super) fn plugin(app: &mut App) {
     app.init_resource::<EdgeArrows>();
 }
 
-/// An arrow for each of the player, the leader and the hunters that lies outside the view.
+/// An arrow for each [`Arrowed`] entity (the player, the leader, the hunters) outside the view.
 #[allow(clippy::type_complexity)]
 pub(super) fn find_arrows(
     playfield: Res<Playfield>,
     window: Single<&Window, With<PrimaryWindow>>,
     camera: Single<(&Projection, &Transform), With<WorldCamera>>,
     world: ActiveWorld,
-    targets: Query<(
-        Option<&Transform>,
-        Option<&Position>,
-        Has<Player>,
-        Has<ClickLeader>,
-        Has<Hunter>,
-    )>,
+    targets: Query<(Option<&Transform>, Option<&Position>, &Arrowed)>,
     mut arrows: ResMut<EdgeArrows>,
 ) {
     let (projection, camera) = *camera;
@@ -98,10 +77,8 @@ pub(super) fn find_arrows(
     let view = playfield.view(cam, units, logical);
     let bounds = world.bounds();
     let mut found = Vec::new();
-    for (transform, position, player, leader, hunter) in &targets {
-        let Some(target) = ArrowTarget::of(player, leader, hunter) else {
-            continue;
-        };
+    for (transform, position, &arrowed) in &targets {
+        let player = arrowed.target == ArrowTarget::Player;
         // The player's place is its body's; the others live by their `Position`.
         let p = match (player, transform, position) {
             (true, Some(t), _) => t.translation.truncate(),
@@ -114,7 +91,7 @@ pub(super) fn find_arrows(
             continue;
         }
         found.push(arrow_towards(
-            target,
+            arrowed,
             Playfield::to_window(cam, units, logical, view.center()),
             Playfield::to_window(cam, units, logical, p),
             window_rect(&playfield, logical),
@@ -138,7 +115,7 @@ pub(crate) fn window_rect(playfield: &Playfield, logical: Vec2) -> Rect {
 
 /// The arrow from the playfield's centre `from` towards `to` (window pixels), its tip where
 /// that line leaves `rect`.
-pub(crate) fn arrow_towards(target: ArrowTarget, from: Vec2, to: Vec2, rect: Rect) -> EdgeArrow {
+pub(crate) fn arrow_towards(arrowed: Arrowed, from: Vec2, to: Vec2, rect: Rect) -> EdgeArrow {
     let d = (to - from).normalize_or(Vec2::X);
     let half = rect.half_size();
     let centre = rect.center();
@@ -152,7 +129,8 @@ pub(crate) fn arrow_towards(target: ArrowTarget, from: Vec2, to: Vec2, rect: Rec
     };
     let reach = t(half.x, d.x).min(t(half.y, d.y));
     EdgeArrow {
-        target,
+        target: arrowed.target,
+        colour: arrowed.colour,
         at: centre + d * reach,
         direction: d,
     }
@@ -176,7 +154,7 @@ pub(super) fn draw_arrows(mut contexts: EguiContexts, arrows: Res<EdgeArrows>) -
         let points = [tip, back + side * 12.0, back - side * 12.0]
             .map(|p| egui::pos2(p.x, p.y))
             .to_vec();
-        let [r, g, b, _] = arrow.target.colour().to_srgba().to_u8_array();
+        let [r, g, b, _] = arrow.colour.to_srgba().to_u8_array();
         painter.add(egui::Shape::convex_polygon(
             points,
             egui::Color32::from_rgb(r, g, b),
@@ -193,8 +171,12 @@ mod tests {
     #[test]
     fn an_arrow_sits_where_the_line_to_its_target_leaves_the_playfield() {
         let rect = Rect::new(0.0, 0.0, 900.0, 700.0);
+        let to = |target| Arrowed {
+            target,
+            colour: Color::WHITE,
+        };
         let a = arrow_towards(
-            ArrowTarget::Player,
+            to(ArrowTarget::Player),
             rect.center(),
             Vec2::new(2000.0, 350.0),
             rect,
@@ -202,7 +184,7 @@ mod tests {
         assert_eq!(a.at, Vec2::new(900.0, 350.0));
         assert_eq!(a.direction, Vec2::X);
         let b = arrow_towards(
-            ArrowTarget::Leader,
+            to(ArrowTarget::Leader),
             rect.center(),
             Vec2::new(450.0, -50.0),
             rect,

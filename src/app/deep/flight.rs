@@ -10,7 +10,7 @@ use crate::app::player::{Player, PlayerTuning, boosting, flat_body, remove_flat_
 use crate::app::render::SpecialBird;
 use crate::app::scene::SceneConfig;
 use bevy::prelude::*;
-use murmur_flock::player::PlayerSet;
+use murmur_flock::player::PlayerSystems;
 use murmur_flock::prelude::*;
 
 /// The gold bird's flight in the 3D scene.
@@ -65,7 +65,7 @@ const INSIDE: f32 = 0.01;
 
 pub(super) fn plugin(app: &mut App) {
     app.add_systems(Update, fit_body_to_space)
-        .add_systems(FixedUpdate, fly.before(PlayerSet).run_if(super::deep));
+        .add_systems(FixedUpdate, fly.before(PlayerSystems).run_if(super::deep));
 }
 
 /// The keys' wish: forward (+) or back, turn left (+) or right, climb (+) or dive.

@@ -5,9 +5,8 @@
 use super::Space;
 use super::flight::Flight;
 use super::scenery::{HORIZON, SceneFrame};
-use crate::app::camera::arrows::{ArrowTarget, EdgeArrows, arrow_towards, window_rect};
+use crate::app::camera::arrows::{ArrowTarget, Arrowed, EdgeArrows, arrow_towards, window_rect};
 use crate::app::camera::{Playfield, SCREEN_LAYER, WORLD_LAYER};
-use crate::app::leader::ClickLeader;
 use crate::app::player::Player;
 use crate::app::scene::SceneConfig;
 use bevy::camera::visibility::RenderLayers;
@@ -330,13 +329,7 @@ fn find_arrows(
     playfield: Res<Playfield>,
     window: Single<&Window, With<PrimaryWindow>>,
     camera: Query<(&Camera, &GlobalTransform), With<DeepCamera>>,
-    targets: Query<(
-        Option<&Transform>,
-        Option<&Position<Vec3>>,
-        Has<Player>,
-        Has<ClickLeader>,
-        Has<Hunter>,
-    )>,
+    targets: Query<(Option<&Transform>, Option<&Position<Vec3>>, &Arrowed)>,
     mut arrows: ResMut<EdgeArrows>,
 ) {
     let Ok((camera, at)) = camera.single() else {
@@ -346,10 +339,8 @@ fn find_arrows(
     let rect = window_rect(&playfield, logical);
     let to_view = at.affine().inverse();
     let mut found = Vec::new();
-    for (transform, position, player, leader, hunter) in &targets {
-        let Some(target) = ArrowTarget::of(player, leader, hunter) else {
-            continue;
-        };
+    for (transform, position, &arrowed) in &targets {
+        let player = arrowed.target == ArrowTarget::Player;
         let p = match (player, transform, position) {
             (true, Some(t), _) => t.translation,
             (_, _, Some(p)) => p.0,
@@ -372,7 +363,7 @@ fn find_arrows(
                 rect.center() + side * logical.length()
             }
         };
-        found.push(arrow_towards(target, rect.center(), to, rect));
+        found.push(arrow_towards(arrowed, rect.center(), to, rect));
     }
     if arrows.0 != found {
         arrows.0 = found;

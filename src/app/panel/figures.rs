@@ -47,7 +47,7 @@ pub(super) fn plugin(app: &mut App) {
             FixedUpdate,
             (
                 start_step.before(FlockSystems::CollectNeighbours),
-                end_step.after(FlockSystems::Integrate),
+                end_step.after(FlockSystems::WriteBack),
             ),
         )
         .add_systems(Update, sample);

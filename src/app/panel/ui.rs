@@ -90,7 +90,7 @@ pub(super) fn draw_panel(
     birds: Query<&NeighbourCount, With<Boid>>,
     mut actions: MessageWriter<PanelAction>,
     mut playfield: ResMut<Playfield>,
-    path: Res<crate::app::scene::FlockPath>,
+    path: Res<crate::app::path::FlockPath>,
 ) -> Result {
     let ctx = contexts.ctx_mut()?;
     let mut out = Vec::new();
@@ -451,7 +451,7 @@ fn figures_section(
     step: &StepTime,
     diagnostics: &DiagnosticsStore,
     birds: &Query<&NeighbourCount, With<Boid>>,
-    path: &crate::app::scene::FlockPath,
+    path: &crate::app::path::FlockPath,
     config: &SceneConfig,
 ) {
     egui::CollapsingHeader::new("Figures")

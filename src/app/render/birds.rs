@@ -6,8 +6,15 @@ use crate::app::camera::WORLD_LAYER;
 use crate::app::scene::ActiveFlock;
 use bevy::camera::visibility::RenderLayers;
 use bevy::prelude::*;
-use murmur_flock::draw::DrawBirds;
+use murmur_flock::draw::DrawBirdsSystems;
 use murmur_flock::prelude::*;
+
+/// A bird that sees no flock mate, on the sky.
+pub const SMALL_FLOCK: Color = Color::srgb_u8(40, 90, 210);
+/// A bird that sees a large flock.
+pub const LARGE_FLOCK: Color = Color::srgb_u8(70, 20, 110);
+/// Every bird when colouring by flock size is off.
+pub const PLAIN: Color = Color::srgb_u8(25, 35, 80);
 
 /// A bird drawn apart from the flock's colours (the player, the leader, a hawk), sized relative
 /// to a flock bird; the app keeps its [`Highlight`] in step with the birds' size.
@@ -22,7 +29,7 @@ pub struct SpecialBird {
 pub(super) fn plugin(app: &mut App) {
     app.add_observer(mesh_on_world_layer).add_systems(
         PostUpdate,
-        (hand_looks_over, highlight_special_birds).before(DrawBirds),
+        (hand_looks_over, highlight_special_birds).before(DrawBirdsSystems),
     );
 }
 
@@ -56,10 +63,10 @@ fn hand_looks_over(
     };
     let look = FlockLook {
         size: looks.bird_size,
-        small_flock: Color::srgb_u8(40, 90, 210),
-        large_flock: Color::srgb_u8(70, 20, 110),
+        small_flock: SMALL_FLOCK,
+        large_flock: LARGE_FLOCK,
         large_flock_size: 24.0,
-        plain: Color::srgb_u8(25, 35, 80),
+        plain: PLAIN,
     };
     if let Ok(current) = flocks.get(active.0)
         && current != Some(&look)

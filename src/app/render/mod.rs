@@ -7,7 +7,7 @@ mod player_trail;
 mod trails;
 
 use bevy::prelude::*;
-pub use birds::SpecialBird;
+pub use birds::{LARGE_FLOCK, PLAIN, SMALL_FLOCK, SpecialBird};
 
 /// How the flock looks; the keys and the panel change it.
 #[derive(Resource, Clone, Copy, Debug, PartialEq)]

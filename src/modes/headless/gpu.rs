@@ -72,7 +72,7 @@ pub(super) fn run(
     };
     emit(&report(&flock, 0, 0.0))?;
     let (mut step, mut busy) = (0u64, Duration::ZERO);
-    let mut progress = crate::modes::progress::Progress::new("steps", args.steps);
+    let mut progress = crate::progress::Progress::new("steps", args.steps);
     while step < args.steps {
         let ticks = args.every.min(args.steps - step);
         let started = Instant::now();

@@ -182,7 +182,7 @@ fn run_in<V: Vector>(preset: &Preset, boids: usize, seed: u64, steps: u64, last:
 /// Runs `murmur sweep`: a parameter range over several seeds, written as CSV and a plot.
 pub fn run(args: SweepArgs) -> Result<(), ModeError> {
     // Before the sweep, not after it: a folder that is not there would waste the whole run.
-    super::scripted::out_folder_exists(Path::new(&format!("{}.csv", args.out)))?;
+    crate::scripted::out_folder_exists(Path::new(&format!("{}.csv", args.out)))?;
     if args.average_last == 0 || args.average_last > args.steps {
         return Err(ModeError::Usage(format!(
             "--average-last must be 1 to --steps ({}), got {}",
@@ -240,7 +240,7 @@ pub fn run(args: SweepArgs) -> Result<(), ModeError> {
         }
     }
     let seeds: Vec<u64> = (1..=args.seeds).collect();
-    let progress = std::sync::Mutex::new(super::progress::Progress::new(
+    let progress = std::sync::Mutex::new(crate::progress::Progress::new(
         "runs",
         (points.len() * seeds.len()) as u64,
     ));

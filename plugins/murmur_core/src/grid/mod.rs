@@ -15,7 +15,7 @@ mod scatter;
 mod sums;
 
 pub use layout::{GridLayout, REACH_X_3D};
-pub use sums::{NeighbourSums, SumsRequest};
+pub use sums::{NeighbourSums, SumsRequest, lane_form_name};
 
 use crate::space::Vector;
 use crate::world::WorldBounds;

@@ -377,6 +377,22 @@ pub(crate) enum LaneForm {
     Avx512,
 }
 
+/// The lane form the neighbour sums take on this CPU (and build), by name: "AVX-512", "AVX",
+/// "SSE", "WebAssembly SIMD" or "plain arrays". For reports that say which form a figure used.
+pub fn lane_form_name() -> &'static str {
+    match LaneForm::best() {
+        LaneForm::Plain => "plain arrays",
+        #[cfg(all(target_arch = "wasm32", target_feature = "simd128"))]
+        LaneForm::Simd128 => "WebAssembly SIMD",
+        #[cfg(target_arch = "x86_64")]
+        LaneForm::Sse => "SSE",
+        #[cfg(target_arch = "x86_64")]
+        LaneForm::Avx => "AVX",
+        #[cfg(target_arch = "x86_64")]
+        LaneForm::Avx512 => "AVX-512",
+    }
+}
+
 /// True when this CPU has the features of [`LaneForm::Avx512`].
 #[cfg(target_arch = "x86_64")]
 fn has_avx512() -> bool {
@@ -443,6 +459,37 @@ impl LaneForm {
         forms
     }
 
+    /// Runs `work` with this form's lanes, under the form's CPU features: the one place that
+    /// maps a form to its lanes and the features it needs.
+    #[inline]
+    fn run<W: LaneWork>(self, work: W) -> W::Out {
+        #[cfg(target_arch = "x86_64")]
+        #[target_feature(enable = "avx,popcnt")]
+        fn avx<W: LaneWork>(work: W) -> W::Out {
+            // SAFETY: this function runs only on CPUs with AVX and POPCNT.
+            unsafe { work.run::<super::lanes::Avx>(LaneForm::Avx) }
+        }
+        #[cfg(target_arch = "x86_64")]
+        #[target_feature(enable = "avx512f,avx512vl,popcnt")]
+        fn avx512<W: LaneWork>(work: W) -> W::Out {
+            // SAFETY: this function runs only on CPUs with AVX-512 F and VL and POPCNT.
+            unsafe { work.run::<super::lanes::Avx512>(LaneForm::Avx512) }
+        }
+        match self {
+            // SAFETY (all arms): a form is one this CPU has (`best`, `available`), so its
+            // features are present.
+            Self::Plain => unsafe { work.run::<Plain>(self) },
+            #[cfg(target_arch = "x86_64")]
+            Self::Sse => unsafe { work.run::<super::lanes::Sse>(self) },
+            #[cfg(all(target_arch = "wasm32", target_feature = "simd128"))]
+            Self::Simd128 => unsafe { work.run::<super::lanes::Simd128>(self) },
+            #[cfg(target_arch = "x86_64")]
+            Self::Avx => unsafe { avx(work) },
+            #[cfg(target_arch = "x86_64")]
+            Self::Avx512 => unsafe { avx512(work) },
+        }
+    }
+
     #[inline]
     fn sum<S: Vector, const NEAR: bool, const INVERSE: bool, const VIEW: bool>(
         self,
@@ -450,31 +497,6 @@ impl LaneForm {
         visits: &[Visit<S>],
         radii: Radii<S>,
     ) -> NeighbourSums<S> {
-        #[cfg(target_arch = "x86_64")]
-        #[target_feature(enable = "avx,popcnt")]
-        fn avx<S: Vector, const NEAR: bool, const INVERSE: bool, const VIEW: bool>(
-            source: &Source,
-            visits: &[Visit<S>],
-            radii: Radii<S>,
-        ) -> NeighbourSums<S> {
-            // SAFETY: this function runs only on CPUs with AVX and POPCNT; visits lie within the source.
-            unsafe {
-                sum_visits::<S, super::lanes::Avx, NEAR, INVERSE, VIEW>(source, visits, radii)
-            }
-        }
-        #[cfg(target_arch = "x86_64")]
-        #[target_feature(enable = "avx512f,avx512vl,popcnt")]
-        fn avx512<S: Vector, const NEAR: bool, const INVERSE: bool, const VIEW: bool>(
-            source: &Source,
-            visits: &[Visit<S>],
-            radii: Radii<S>,
-        ) -> NeighbourSums<S> {
-            // SAFETY: this function runs only on CPUs with AVX-512 F and VL and POPCNT; visits lie within
-            // the source.
-            unsafe {
-                sum_visits::<S, super::lanes::Avx512, NEAR, INVERSE, VIEW>(source, visits, radii)
-            }
-        }
         let len = source[0].len();
         for v in visits {
             assert!(v.start <= v.end && v.end <= len, "visit out of range");
@@ -483,24 +505,11 @@ impl LaneForm {
             source.iter().take(2 * S::DIM).all(|c| c.len() == len),
             "columns of one length"
         );
-        match self {
-            // SAFETY (all arms): visits were checked above; the form's features are present.
-            Self::Plain => unsafe {
-                sum_visits::<S, Plain, NEAR, INVERSE, VIEW>(source, visits, radii)
-            },
-            #[cfg(target_arch = "x86_64")]
-            Self::Sse => unsafe {
-                sum_visits::<S, super::lanes::Sse, NEAR, INVERSE, VIEW>(source, visits, radii)
-            },
-            #[cfg(all(target_arch = "wasm32", target_feature = "simd128"))]
-            Self::Simd128 => unsafe {
-                sum_visits::<S, super::lanes::Simd128, NEAR, INVERSE, VIEW>(source, visits, radii)
-            },
-            #[cfg(target_arch = "x86_64")]
-            Self::Avx => unsafe { avx::<S, NEAR, INVERSE, VIEW>(source, visits, radii) },
-            #[cfg(target_arch = "x86_64")]
-            Self::Avx512 => unsafe { avx512::<S, NEAR, INVERSE, VIEW>(source, visits, radii) },
-        }
+        self.run(SumVisits::<S, NEAR, INVERSE, VIEW> {
+            source,
+            visits,
+            radii,
+        })
     }
 
     /// The sums for boids `ks` (all of one cell, whose block is `spans`) into `out`.
@@ -513,39 +522,6 @@ impl LaneForm {
         radii: Radii<S>,
         out: &mut [NeighbourSums<S>],
     ) {
-        #[cfg(target_arch = "x86_64")]
-        #[target_feature(enable = "avx,popcnt")]
-        fn avx<S: Vector, const NEAR: bool, const INVERSE: bool, const VIEW: bool>(
-            grid: &NeighbourGrid<S>,
-            spans: &[Span<S>],
-            ks: Range<usize>,
-            radii: Radii<S>,
-            out: &mut [NeighbourSums<S>],
-        ) {
-            // SAFETY: this function runs only on CPUs with AVX and POPCNT; spans lie within the columns.
-            unsafe {
-                sum_cell_with::<S, super::lanes::Avx, NEAR, INVERSE, VIEW>(
-                    grid, spans, ks, radii, out,
-                )
-            }
-        }
-        #[cfg(target_arch = "x86_64")]
-        #[target_feature(enable = "avx512f,avx512vl,popcnt")]
-        fn avx512<S: Vector, const NEAR: bool, const INVERSE: bool, const VIEW: bool>(
-            grid: &NeighbourGrid<S>,
-            spans: &[Span<S>],
-            ks: Range<usize>,
-            radii: Radii<S>,
-            out: &mut [NeighbourSums<S>],
-        ) {
-            // SAFETY: this function runs only on CPUs with AVX-512 F and VL and POPCNT; spans lie within
-            // the columns.
-            unsafe {
-                sum_cell_with::<S, super::lanes::Avx512, NEAR, INVERSE, VIEW>(
-                    grid, spans, ks, radii, out,
-                )
-            }
-        }
         let len = grid.len();
         for s in spans {
             assert!(s.start <= s.end && s.end <= len, "span out of range");
@@ -554,34 +530,15 @@ impl LaneForm {
             ks.end <= len && ks.len() == out.len(),
             "one output per boid"
         );
-        match self {
-            // SAFETY (all arms): spans were checked above; the form's features are present.
-            Self::Plain => unsafe {
-                sum_cell_with::<S, Plain, NEAR, INVERSE, VIEW>(grid, spans, ks, radii, out)
-            },
-            #[cfg(target_arch = "x86_64")]
-            Self::Sse => unsafe {
-                sum_cell_with::<S, super::lanes::Sse, NEAR, INVERSE, VIEW>(
-                    grid, spans, ks, radii, out,
-                )
-            },
-            #[cfg(all(target_arch = "wasm32", target_feature = "simd128"))]
-            Self::Simd128 => unsafe {
-                sum_cell_with::<S, super::lanes::Simd128, NEAR, INVERSE, VIEW>(
-                    grid, spans, ks, radii, out,
-                )
-            },
-            #[cfg(target_arch = "x86_64")]
-            Self::Avx => unsafe { avx::<S, NEAR, INVERSE, VIEW>(grid, spans, ks, radii, out) },
-            #[cfg(target_arch = "x86_64")]
-            Self::Avx512 => unsafe {
-                avx512::<S, NEAR, INVERSE, VIEW>(grid, spans, ks, radii, out)
-            },
-        }
+        self.run(SumCell::<S, NEAR, INVERSE, VIEW> {
+            grid,
+            spans,
+            ks,
+            radii,
+            out,
+        })
     }
-}
 
-impl LaneForm {
     /// The sums for the sorted boids `ks` into `out`, a cell's boids at a time (see
     /// [`NeighbourGrid::sums_in_order`]): the CPU's form chosen once for the whole range.
     fn sum_in_order<S: Vector, const NEAR: bool, const INVERSE: bool, const VIEW: bool>(
@@ -592,73 +549,98 @@ impl LaneForm {
         radii: Radii<S>,
         out: &mut [NeighbourSums<S>],
     ) {
-        #[cfg(target_arch = "x86_64")]
-        #[target_feature(enable = "avx,popcnt")]
-        fn avx<S: Vector, const NEAR: bool, const INVERSE: bool, const VIEW: bool>(
-            grid: &NeighbourGrid<S>,
-            ks: Range<usize>,
-            request: SumsRequest,
-            radii: Radii<S>,
-            out: &mut [NeighbourSums<S>],
-        ) {
-            // SAFETY: this function runs only on CPUs with AVX and POPCNT.
-            unsafe {
-                sum_in_order_with::<S, super::lanes::Avx, NEAR, INVERSE, VIEW>(
-                    LaneForm::Avx,
-                    grid,
-                    ks,
-                    request,
-                    radii,
-                    out,
-                )
-            }
+        self.run(SumInOrder::<S, NEAR, INVERSE, VIEW> {
+            grid,
+            ks,
+            request,
+            radii,
+            out,
+        })
+    }
+}
+
+/// Work done with one lane form: [`LaneForm::run`] picks the lanes and enables their features.
+trait LaneWork {
+    /// What the work gives back.
+    type Out;
+
+    /// Does the work with lanes `L`, which are `form`'s.
+    ///
+    /// # Safety
+    /// `L`'s CPU features must be present.
+    unsafe fn run<L: Lanes>(self, form: LaneForm) -> Self::Out;
+}
+
+/// [`LaneForm::sum`]'s work: one boid's sums over its visits.
+struct SumVisits<'a, S: Vector, const NEAR: bool, const INVERSE: bool, const VIEW: bool> {
+    source: &'a Source<'a>,
+    visits: &'a [Visit<S>],
+    radii: Radii<S>,
+}
+
+impl<S: Vector, const NEAR: bool, const INVERSE: bool, const VIEW: bool> LaneWork
+    for SumVisits<'_, S, NEAR, INVERSE, VIEW>
+{
+    type Out = NeighbourSums<S>;
+
+    #[inline(always)]
+    unsafe fn run<L: Lanes>(self, _: LaneForm) -> NeighbourSums<S> {
+        // SAFETY: the caller vouches for `L`'s features; `LaneForm::sum` checked the visits.
+        unsafe { sum_visits::<S, L, NEAR, INVERSE, VIEW>(self.source, self.visits, self.radii) }
+    }
+}
+
+/// [`LaneForm::sum_cell`]'s work: a cell's boids over the cell's block.
+struct SumCell<'a, S: Vector, const NEAR: bool, const INVERSE: bool, const VIEW: bool> {
+    grid: &'a NeighbourGrid<S>,
+    spans: &'a [Span<S>],
+    ks: Range<usize>,
+    radii: Radii<S>,
+    out: &'a mut [NeighbourSums<S>],
+}
+
+impl<S: Vector, const NEAR: bool, const INVERSE: bool, const VIEW: bool> LaneWork
+    for SumCell<'_, S, NEAR, INVERSE, VIEW>
+{
+    type Out = ();
+
+    #[inline(always)]
+    unsafe fn run<L: Lanes>(self, _: LaneForm) {
+        // SAFETY: the caller vouches for `L`'s features; `LaneForm::sum_cell` checked the spans.
+        unsafe {
+            sum_cell_with::<S, L, NEAR, INVERSE, VIEW>(
+                self.grid, self.spans, self.ks, self.radii, self.out,
+            )
         }
-        #[cfg(target_arch = "x86_64")]
-        #[target_feature(enable = "avx512f,avx512vl,popcnt")]
-        fn avx512<S: Vector, const NEAR: bool, const INVERSE: bool, const VIEW: bool>(
-            grid: &NeighbourGrid<S>,
-            ks: Range<usize>,
-            request: SumsRequest,
-            radii: Radii<S>,
-            out: &mut [NeighbourSums<S>],
-        ) {
-            // SAFETY: this function runs only on CPUs with AVX-512 F and VL and POPCNT.
-            unsafe {
-                sum_in_order_with::<S, super::lanes::Avx512, NEAR, INVERSE, VIEW>(
-                    LaneForm::Avx512,
-                    grid,
-                    ks,
-                    request,
-                    radii,
-                    out,
-                )
-            }
-        }
-        match self {
-            // SAFETY (all arms): the form's features are present.
-            Self::Plain => unsafe {
-                sum_in_order_with::<S, Plain, NEAR, INVERSE, VIEW>(
-                    self, grid, ks, request, radii, out,
-                )
-            },
-            #[cfg(target_arch = "x86_64")]
-            Self::Sse => unsafe {
-                sum_in_order_with::<S, super::lanes::Sse, NEAR, INVERSE, VIEW>(
-                    self, grid, ks, request, radii, out,
-                )
-            },
-            #[cfg(all(target_arch = "wasm32", target_feature = "simd128"))]
-            Self::Simd128 => unsafe {
-                sum_in_order_with::<S, super::lanes::Simd128, NEAR, INVERSE, VIEW>(
-                    self, grid, ks, request, radii, out,
-                )
-            },
-            #[cfg(target_arch = "x86_64")]
-            Self::Avx => unsafe { avx::<S, NEAR, INVERSE, VIEW>(grid, ks, request, radii, out) },
-            #[cfg(target_arch = "x86_64")]
-            Self::Avx512 => unsafe {
-                avx512::<S, NEAR, INVERSE, VIEW>(grid, ks, request, radii, out)
-            },
+    }
+}
+
+/// [`LaneForm::sum_in_order`]'s work: a range of sorted boids, a cell at a time.
+struct SumInOrder<'a, S: Vector, const NEAR: bool, const INVERSE: bool, const VIEW: bool> {
+    grid: &'a NeighbourGrid<S>,
+    ks: Range<usize>,
+    request: SumsRequest,
+    radii: Radii<S>,
+    out: &'a mut [NeighbourSums<S>],
+}
+
+impl<S: Vector, const NEAR: bool, const INVERSE: bool, const VIEW: bool> LaneWork
+    for SumInOrder<'_, S, NEAR, INVERSE, VIEW>
+{
+    type Out = ();
+
+    #[inline(always)]
+    unsafe fn run<L: Lanes>(self, form: LaneForm) {
+        // SAFETY: the caller vouches for `L`'s features.
+        unsafe {
+            sum_in_order_with::<S, L, NEAR, INVERSE, VIEW>(
+                form,
+                self.grid,
+                self.ks,
+                self.request,
+                self.radii,
+                self.out,
+            )
         }
     }
 }

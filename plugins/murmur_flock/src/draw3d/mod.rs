@@ -42,7 +42,8 @@ pub struct BirdInstance {
 pub struct BirdInstances(pub Vec<BirdInstance>);
 
 /// The entity whose [`BirdInstances`] are the 3D highlights.
-#[derive(Component, Clone, Copy, Debug, Default)]
+#[derive(Component, bevy_reflect::Reflect, Clone, Copy, Debug, Default)]
+#[reflect(Component)]
 pub struct Highlights3d;
 
 /// How far the wings flap, in radians.
@@ -53,11 +54,12 @@ const MAX_BANK: f32 = 1.0;
 
 /// Registers the 3D drawing (called by [`FlockDrawPlugin`](crate::draw::FlockDrawPlugin)).
 pub(crate) fn build(app: &mut App) {
+    app.register_type::<Highlights3d>();
     app.add_systems(
         PostUpdate,
         (give_instances, instances_of_flocks, instances_of_highlights)
             .chain()
-            .in_set(crate::draw::DrawBirds)
+            .in_set(crate::draw::DrawBirdsSystems)
             .after(TickFractionSystems),
     );
     render::build(app);

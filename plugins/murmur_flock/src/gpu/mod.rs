@@ -43,7 +43,8 @@ use murmur_core::sim::LeaderState;
 /// parameters and seed. The flock's [`FlockPlayer`], if any, becomes one more bird, the last.
 /// One flock flies on the GPU at a time (the first found); changing `boids`, the seed or the
 /// player's presence starts it anew.
-#[derive(Component, Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Component, bevy_reflect::Reflect, Clone, Copy, Debug, PartialEq, Eq)]
+#[reflect(Component)]
 pub struct OnGpu {
     /// Birds simulated on the GPU.
     pub boids: usize,
@@ -102,7 +103,8 @@ struct FixedTicks(u64);
 
 impl Plugin for GpuFlockPlugin {
     fn build(&self, app: &mut App) {
-        app.insert_resource(GpuFlockStatus::Starting)
+        app.register_type::<OnGpu>()
+            .insert_resource(GpuFlockStatus::Starting)
             .init_resource::<FixedTicks>()
             .init_resource::<GpuFlockFrame>()
             .add_systems(FixedUpdate, |mut t: ResMut<FixedTicks>| t.0 += 1)

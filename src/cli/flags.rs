@@ -1,11 +1,11 @@
 //! The command line's scene flags (`SceneArgs`) as a scene: resolved by the rules every writer
 //! of a scene shares (`request`), refusing what cannot be honoured.
 
-use super::SceneConfig;
-pub use super::request::WorldFit;
-use super::request::{SceneRequest, Unmet};
-use crate::cli::SceneArgs;
+use super::SceneArgs;
 use crate::modes::ModeError;
+use crate::scene::SceneConfig;
+pub use crate::scene::request::WorldFit;
+use crate::scene::request::{SceneRequest, Unmet};
 use murmur_flock::murmur_core::preset::Preset;
 
 /// The preset with `--world` and `--set` applied, and the number of birds; the first part that

@@ -1,5 +1,5 @@
 //! Times FastFlock ticks at the bench density (about 20 neighbours within the interaction
-//! radius, torus): `cargo run --release -p murmur_core --example fastprof -- cornell 100000 200`.
+//! radius, torus): `cargo run --release --manifest-path plugins/murmur_bench/Cargo.toml --example fastprof -- cornell 100000 200`.
 //! Set `RAYON_NUM_THREADS` to fix the thread count.
 
 use murmur_core::prelude::*;

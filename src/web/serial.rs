@@ -217,7 +217,7 @@ fn status(mut contexts: EguiContexts, view: Res<BoardView>, mirror: Res<MirrorSt
     let size = Vec2::new(128.0, 64.0) * SCALE;
     // As the help text: white on a dark veil, readable over the flock.
     let frame = egui::Frame::NONE
-        .fill(egui::Color32::from_rgba_unmultiplied(10, 20, 40, 170))
+        .fill(crate::app::hud::veil(170))
         .inner_margin(egui::Margin::same(6));
     let diverged = m.first_divergence().is_some();
     egui::Area::new("board-mirror-status".into())

@@ -3,7 +3,7 @@
 //! none of `FastFlock`'s generality or its bit-for-bit agreement with murmur's other paths),
 //! timed in turns with `FastFlock` as `murmur bench --only abm` times it (a fresh flock and 100
 //! steps a run, one thread, the median of the runs):
-//! `cargo run -p murmur_core --example abmfloor -- small 100` (size, runs).
+//! `cargo run --release --manifest-path plugins/murmur_bench/Cargo.toml --example abmfloor -- small 100` (size, runs).
 //!
 //! A floor to hold `FastFlock`'s figure against, and any target for it: what a tick of this
 //! model costs on this CPU when nothing else is asked of it.

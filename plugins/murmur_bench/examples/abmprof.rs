@@ -1,6 +1,6 @@
 //! Times the ABM frameworks comparison's "Flocking" benchmark as `murmur bench --only abm` does
 //! (a fresh FastFlock per run, 100 steps, one thread), and splits a run into set-up and steps:
-//! `cargo run -p murmur_core --example abmprof -- small 200` (size, runs).
+//! `cargo run --release --manifest-path plugins/murmur_bench/Cargo.toml --example abmprof -- small 200` (size, runs).
 
 use murmur_core::prelude::*;
 use std::time::Instant;

@@ -3,8 +3,8 @@
 //! messages in the first frames, a paused clock that only the mode advances, and the renderer's
 //! warm-up both wait out before the first picture.
 
-use super::ModeError;
 use crate::cli::FlyDirection;
+use crate::modes::ModeError;
 use bevy::input::ButtonState;
 use bevy::input::keyboard::{Key, KeyboardInput};
 use bevy::input::mouse::MouseButtonInput;

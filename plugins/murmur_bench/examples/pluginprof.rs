@@ -3,7 +3,7 @@
 //! (`sort_with` keeping a slot index, `steer`, `integrate`), at the bench density (about 20
 //! neighbours within the interaction radius, torus). What remains of the plugins' tick is the
 //! ECS side (taking changes in, the write-back): `murmur bench --only ecs` gives the whole.
-//! `cargo run -p murmur_core --example pluginprof -- 100000 30` (birds, rounds).
+//! `cargo run --release --manifest-path plugins/murmur_bench/Cargo.toml --example pluginprof -- 100000 30` (birds, rounds).
 
 use murmur_core::prelude::*;
 use std::sync::atomic::{AtomicU32, Ordering};
