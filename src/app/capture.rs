@@ -323,6 +323,8 @@ fn hand_over(sink: &mut Sink, Frame(rgba, w, h, at): Frame) -> Result<(), String
             if let Err(e) = rec.push(&rgba, w, h, at) {
                 warn!("recording: a frame left out: {e}");
             }
+            // The last frame is held until the next one comes, so it counts too.
+            crate::web::publish_recorded_frames(rec.frames() + 1);
             Ok(())
         }
     }

@@ -104,3 +104,15 @@ fn publish_step_time(
         let _ = root.set_attribute("data-step-ms", &format!("{:.4}", step.ms));
     }
 }
+
+/// Shows the page how many frames the recording under way holds: `data-recorded-frames` on the
+/// page's root element, written as each frame comes. Reading the canvas back is slow under a
+/// software renderer, so the browser test waits on this before it stops a recording.
+pub fn publish_recorded_frames(frames: u32) {
+    if let Some(root) = web_sys::window()
+        .and_then(|w| w.document())
+        .and_then(|d| d.document_element())
+    {
+        let _ = root.set_attribute("data-recorded-frames", &frames.to_string());
+    }
+}

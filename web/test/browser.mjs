@@ -194,7 +194,12 @@ try {
     `F12 downloads a PNG of the canvas (${still.suggestedFilename()}, ${stillPng.width}x${stillPng.height})`,
   );
   await page.keyboard.press("F9");
-  await page.waitForTimeout(2_500);
+  // Frames come as fast as the canvas can be read back: slowly under a software renderer on a
+  // busy machine. The page counts them (data-recorded-frames); stop once there are three.
+  await page.waitForTimeout(1_000);
+  await page.waitForFunction(() => Number(document.documentElement.dataset.recordedFrames ?? 0) >= 3, null, {
+    timeout: 60_000,
+  });
   const [recording] = await Promise.all([
     page.waitForEvent("download", { timeout: 60_000 }),
     page.keyboard.press("F9"),

@@ -265,8 +265,7 @@ impl Plugin for TransformSyncPlugin {
 /// use murmur_flock::prelude::*;
 ///
 /// App::new().add_plugins(
-///     FlockPlugins::default()
-///         .in_schedule(FixedUpdate)
+///     FlockPlugins::new(FixedUpdate)
 ///         .build()
 ///         .disable::<TransformSyncPlugin>(),
 /// );
@@ -279,20 +278,20 @@ pub struct FlockPlugins {
 
 impl Default for FlockPlugins {
     fn default() -> Self {
-        Self {
-            schedule: FixedUpdate.intern(),
-            timestep: Timestep::default(),
-        }
+        Self::new(FixedUpdate)
     }
 }
 
 impl FlockPlugins {
-    /// Runs the flock's tick in `schedule` (`FixedUpdate` by default). In a schedule that runs
-    /// once a frame (`Update`), the flock ticks once a frame and its speed follows the frame
-    /// rate.
-    pub fn in_schedule(mut self, schedule: impl ScheduleLabel) -> Self {
-        self.schedule = schedule.intern();
-        self
+    /// Runs the flock's tick in `schedule` (`FixedUpdate` for [`Default`]), as
+    /// [`FlockPlugin::new`], [`PlayerPlugin::new`] and `FlockPhysicsPlugin::new` take theirs. In
+    /// a schedule that runs once a frame (`Update`), the flock ticks once a frame and its speed
+    /// follows the frame rate.
+    pub fn new(schedule: impl ScheduleLabel) -> Self {
+        Self {
+            schedule: schedule.intern(),
+            timestep: Timestep::default(),
+        }
     }
 
     /// How the plugins treat the app's fixed timestep (see [`Timestep`]).

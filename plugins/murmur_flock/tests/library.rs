@@ -46,7 +46,7 @@ fn the_group_sets_the_presets_tick_unless_the_game_chose_one() {
 
 #[test]
 fn the_group_runs_in_the_schedule_it_is_given() {
-    let mut app = app_with(FlockPlugins::default().in_schedule(Update), None);
+    let mut app = app_with(FlockPlugins::new(Update), None);
     let flock =
         app.world_mut()
             .spawn_flock(Preset::load("reynolds").unwrap().flock_params(), 50, 1);
