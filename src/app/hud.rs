@@ -87,7 +87,7 @@ fn draw_hud(
         extras.push_str(&format!(" · caught {}", news.caught));
     }
     if news.reached.is_some() {
-        extras.push_str(" · the flock reached the leader");
+        extras.push_str(" · a bird reached the leader");
     }
     if bodies.is_some_and(|b| b.enabled) {
         extras.push_str(" · physical birds");

@@ -1,6 +1,7 @@
 //! An animated GIF written a frame at a time. After each frame the file's end (the trailer) is
 //! written and the write position stepped back over it: a recording stopped by a crash or a
-//! kill between frames is a whole, readable file of the frames so far.
+//! kill between frames is a whole, readable file of the frames so far. The palette is fitted to
+//! the first frame, so the file's header is written with it.
 
 use super::palette::Palette;
 use super::scale::downscale;
@@ -37,7 +38,9 @@ impl<W: Write + Seek> Sealing<W> {
 
 /// A recording in progress.
 pub struct GifRecording<W: Write + Seek> {
-    encoder: gif::Encoder<Sealing<W>>,
+    /// The sink until the first frame comes (its colours make the palette), then the encoder.
+    sink: Option<W>,
+    encoder: Option<gif::Encoder<Sealing<W>>>,
     palette: Palette,
     width: u32,
     height: u32,
@@ -59,26 +62,15 @@ fn gif_error(e: gif::EncodingError) -> io::Error {
 }
 
 impl<W: Write + Seek> GifRecording<W> {
-    /// Starts a looping recording of `width` x `height` frames into `sink`.
+    /// Starts a looping recording of `width` x `height` frames into `sink`; nothing is written
+    /// until the first frame.
     pub fn new(sink: W, width: u32, height: u32) -> io::Result<Self> {
-        let (w, h) = (to_u16(width)?, to_u16(height)?);
-        let palette = Palette::new();
-        let mut encoder = gif::Encoder::new(
-            Sealing {
-                inner: io::BufWriter::new(sink),
-            },
-            w,
-            h,
-            palette.rgb(),
-        )
-        .map_err(gif_error)?;
-        encoder
-            .set_repeat(gif::Repeat::Infinite)
-            .map_err(gif_error)?;
-        encoder.get_mut().seal()?;
+        to_u16(width)?;
+        to_u16(height)?;
         Ok(Self {
-            encoder,
-            palette,
+            sink: Some(sink),
+            encoder: None,
+            palette: Palette::new(),
             width,
             height,
             frames: 0,
@@ -92,6 +84,30 @@ impl<W: Write + Seek> GifRecording<W> {
     /// Frames written so far (a frame is written when the next one comes, or at the end).
     pub fn frames(&self) -> u32 {
         self.frames
+    }
+
+    /// Writes the file's header with `palette` (the colours of every frame after).
+    fn start(&mut self, palette: Palette) -> io::Result<()> {
+        let Some(sink) = self.sink.take() else {
+            return Ok(());
+        };
+        let (w, h) = (to_u16(self.width)?, to_u16(self.height)?);
+        let mut encoder = gif::Encoder::new(
+            Sealing {
+                inner: io::BufWriter::new(sink),
+            },
+            w,
+            h,
+            palette.rgb(),
+        )
+        .map_err(gif_error)?;
+        encoder
+            .set_repeat(gif::Repeat::Infinite)
+            .map_err(gif_error)?;
+        encoder.get_mut().seal()?;
+        self.encoder = Some(encoder);
+        self.palette = palette;
+        Ok(())
     }
 
     /// The frames' size.
@@ -111,6 +127,9 @@ impl<W: Write + Seek> GifRecording<W> {
                     self.width, self.height
                 ),
             ));
+        }
+        if self.encoder.is_none() {
+            self.start(Palette::fitted(&rgb))?;
         }
         let indices: Vec<u8> = rgb
             .chunks_exact(3)
@@ -170,19 +189,29 @@ impl<W: Write + Seek> GifRecording<W> {
         self.shown = indices;
         frame.dispose = gif::DisposalMethod::Keep;
         frame.delay = delay;
-        self.encoder.write_frame(&frame).map_err(gif_error)?;
-        self.encoder.get_mut().seal()?;
+        let encoder = self
+            .encoder
+            .as_mut()
+            .ok_or_else(|| io::Error::other("not started"))?;
+        encoder.write_frame(&frame).map_err(gif_error)?;
+        encoder.get_mut().seal()?;
         self.frames += 1;
         Ok(())
     }
 
     /// Writes the last frame (lasting `last_delay` seconds) and the file's end; returns the sink.
     pub fn finish(mut self, last_delay: f64) -> io::Result<W> {
+        // No frame came: an empty animation, in the even palette.
+        self.start(Palette::new())?;
         if let Some(last) = self.pending.take() {
             let delay = ((last_delay * 100.0).round() as u64).clamp(2, u16::MAX as u64) as u16;
             self.write(last, delay)?;
         }
-        let sealing = self.encoder.into_inner().map_err(gif_error)?;
+        let encoder = self
+            .encoder
+            .take()
+            .ok_or_else(|| io::Error::other("not started"))?;
+        let sealing = encoder.into_inner().map_err(gif_error)?;
         sealing.inner.into_inner().map_err(|e| e.into_error())
     }
 }
@@ -209,11 +238,14 @@ mod tests {
     fn every_stage_is_a_whole_file_and_delays_follow_the_clock() {
         let mut rec = GifRecording::new(Cursor::new(Vec::new()), 4, 2).unwrap();
         let sealed = |rec: &mut GifRecording<Cursor<Vec<u8>>>| {
-            let c = rec.encoder.get_ref().inner.get_ref();
+            let c = rec.encoder.as_ref().unwrap().get_ref().inner.get_ref();
             let pos = c.position() as usize;
             c.get_ref()[..=pos].to_vec()
         };
-        assert_eq!(*sealed(&mut rec).last().unwrap(), TRAILER);
+        assert!(
+            rec.encoder.is_none(),
+            "nothing written before the first frame"
+        );
         // 8x4 frames scaled to 4x2; delays of 1/30 s round to 3, 3, 4 centiseconds.
         for (k, c) in [[112, 231, 255], [220, 20, 60], [255, 196, 0], [0, 0, 0]]
             .into_iter()

@@ -1,6 +1,7 @@
 //! Pictures and recordings of the window, Bevy-free: animated GIFs written frame by frame (each
-//! frame followed by the file's end, so a recording cut short is still a whole file) in a fixed
-//! palette that keeps the app's own colours exact, and where and under which names they go.
+//! frame followed by the file's end, so a recording cut short is still a whole file) in a palette
+//! fitted to the first frame that keeps the app's own colours exact, and where and under which
+//! names they go.
 
 mod gif_file;
 mod names;
