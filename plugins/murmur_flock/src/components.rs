@@ -126,6 +126,9 @@ pub struct FlockColumns<V: Vector = Vec2> {
     /// The change tick the columns were last taken in at: the write-back stamps the birds'
     /// components with it, so the next take-in sees only what others changed since.
     pub(crate) collected_at: Tick,
+    /// Whether the birds were ever taken in: until then the columns are empty, and a drawing
+    /// app takes them in before its first frame (see [`crate::draw::FlockDrawPlugin`]).
+    pub(crate) collected: bool,
 }
 
 impl<V: Vector> Default for FlockColumns<V> {
@@ -134,6 +137,7 @@ impl<V: Vector> Default for FlockColumns<V> {
             birds: SortedFlock::default(),
             index: BirdIndex::default(),
             collected_at: Tick::default(),
+            collected: false,
         }
     }
 }

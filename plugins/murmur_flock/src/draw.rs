@@ -9,13 +9,14 @@
 //! even steps.
 
 use crate::components::{FlockColumns, Position, Velocity};
+use crate::systems::collect;
 use bevy_app::{App, Plugin, PostUpdate, Startup};
 use bevy_asset::{Assets, Handle, RenderAssetUsages};
 use bevy_camera::visibility::NoFrustumCulling;
 use bevy_color::{Color, ColorToComponents, LinearRgba};
 use bevy_diagnostic::FrameCount;
 use bevy_ecs::prelude::*;
-use bevy_math::Vec2;
+use bevy_math::{Vec2, Vec3};
 use bevy_mesh::{Mesh, Mesh2d, PrimitiveTopology, VertexAttributeValues};
 use bevy_reflect::Reflect;
 use bevy_sprite_render::{ColorMaterial, MeshMaterial2d};
@@ -44,6 +45,18 @@ impl Plugin for FlockDrawPlugin {
                 draw_birds
                     .in_set(DrawBirdsSystems)
                     .after(crate::tick::TickFractionSystems),
+            )
+            // A flock's birds are drawn from its columns, which its first tick fills: a flock
+            // spawned paused, or a recording's first frame, would show none until then.
+            .add_systems(
+                PostUpdate,
+                (
+                    collect::collect_neighbours::<Vec2>
+                        .run_if(collect::a_flock_not_yet_collected::<Vec2>),
+                    collect::collect_neighbours::<Vec3>
+                        .run_if(collect::a_flock_not_yet_collected::<Vec3>),
+                )
+                    .before(DrawBirdsSystems),
             );
         #[cfg(feature = "draw3d")]
         crate::draw3d::build(app);

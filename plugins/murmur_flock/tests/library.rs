@@ -2,6 +2,7 @@
 //! bird the flock follows (`FlockPlayer`), a leader placed at a world point, and extra
 //! components on every bird.
 
+use bevy::app::PluginGroupBuilder;
 use bevy::prelude::*;
 use bevy::time::TimeUpdateStrategy;
 use murmur_flock::prelude::*;
@@ -192,4 +193,32 @@ fn every_bird_can_carry_the_games_own_components() {
         birds.iter().all(|(id, s)| id == s),
         "each bird's own, by id"
     );
+}
+
+/// Birds in a flock's columns after two frames with the clock paused (no tick yet).
+fn birds_before_the_first_tick(plugins: PluginGroupBuilder) -> (usize, u64) {
+    let mut app = App::new();
+    app.add_plugins((MinimalPlugins, plugins))
+        .insert_resource(TimeUpdateStrategy::ManualDuration(TICK));
+    app.finish();
+    app.cleanup();
+    app.world_mut().resource_mut::<Time<Virtual>>().pause();
+    let params = Preset::load("reynolds").unwrap().flock_params();
+    let flock = app.world_mut().spawn_flock(params, 50, 1);
+    app.update();
+    app.update();
+    let columns = app.world().get::<FlockColumns>(flock).unwrap();
+    (columns.len(), columns.tick())
+}
+
+#[test]
+fn a_drawing_app_takes_a_new_flock_in_before_its_first_tick() {
+    // Drawn from its first frame, paused or not: the drawing takes the birds in.
+    assert_eq!(
+        birds_before_the_first_tick(FlockPlugins::default().build()),
+        (50, 0)
+    );
+    // The negative control: without the drawing, the birds wait for the first tick.
+    let bare = FlockPlugins::default().build().disable::<FlockDrawPlugin>();
+    assert_eq!(birds_before_the_first_tick(bare), (0, 0));
 }

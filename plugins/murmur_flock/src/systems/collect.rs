@@ -223,7 +223,19 @@ pub fn collect_neighbours<V: Vector + Reflect + TypePath>(
             .sort_with(&flock.params, |slot, id| slots.set(id, slot));
         c.index.set_sparse_slots(c.birds.ids());
         c.collected_at = ticks.this_run();
+        c.collected = true;
     }
+}
+
+/// True while a flock of space `V` has not yet taken its birds in (spawned since the last
+/// tick, or before the first): a drawing app then runs [`collect_neighbours`] before drawing,
+/// so that a flock is drawn from its first frame, paused or not. The sort puts every cell's
+/// birds in id order whatever their order before, so the flock's ticks are the same bits.
+pub fn a_flock_not_yet_collected<V: Vector>(
+    changes: Option<Res<BirdChanges<V>>>,
+    flocks: Query<&FlockColumns<V>>,
+) -> bool {
+    changes.is_some() && flocks.iter().any(|c| !c.collected)
 }
 
 /// Rows of a table whose change ticks the take-in looks at together.
