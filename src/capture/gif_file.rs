@@ -38,10 +38,10 @@ impl<W: Write + Seek> Sealing<W> {
 
 /// A recording in progress.
 pub struct GifRecording<W: Write + Seek> {
-    /// The sink until the first frame comes (its colours make the palette), then the encoder.
+    /// The sink until the first frame comes (its colours make the palette)...
     sink: Option<W>,
-    encoder: Option<gif::Encoder<Sealing<W>>>,
-    palette: Palette,
+    /// ...then the encoder, the header written, and that palette.
+    started: Option<Started<W>>,
     width: u32,
     height: u32,
     frames: u32,
@@ -52,6 +52,12 @@ pub struct GifRecording<W: Write + Seek> {
     pending: Option<Vec<u8>>,
     /// The last frame written, to leave out what did not change.
     shown: Vec<u8>,
+}
+
+/// A recording's encoder once its header is written, and the palette the header holds.
+struct Started<W: Write + Seek> {
+    encoder: gif::Encoder<Sealing<W>>,
+    palette: Palette,
 }
 
 fn gif_error(e: gif::EncodingError) -> io::Error {
@@ -69,8 +75,7 @@ impl<W: Write + Seek> GifRecording<W> {
         to_u16(height)?;
         Ok(Self {
             sink: Some(sink),
-            encoder: None,
-            palette: Palette::new(),
+            started: None,
             width,
             height,
             frames: 0,
@@ -87,10 +92,11 @@ impl<W: Write + Seek> GifRecording<W> {
     }
 
     /// Writes the file's header with `palette` (the colours of every frame after).
-    fn start(&mut self, palette: Palette) -> io::Result<()> {
-        let Some(sink) = self.sink.take() else {
-            return Ok(());
-        };
+    fn start(&mut self, palette: Palette) -> io::Result<&mut Started<W>> {
+        let sink = self
+            .sink
+            .take()
+            .ok_or_else(|| io::Error::other("already started"))?;
         let (w, h) = (to_u16(self.width)?, to_u16(self.height)?);
         let mut encoder = gif::Encoder::new(
             Sealing {
@@ -105,9 +111,7 @@ impl<W: Write + Seek> GifRecording<W> {
             .set_repeat(gif::Repeat::Infinite)
             .map_err(gif_error)?;
         encoder.get_mut().seal()?;
-        self.encoder = Some(encoder);
-        self.palette = palette;
-        Ok(())
+        Ok(self.started.insert(Started { encoder, palette }))
     }
 
     /// The frames' size.
@@ -128,12 +132,13 @@ impl<W: Write + Seek> GifRecording<W> {
                 ),
             ));
         }
-        if self.encoder.is_none() {
-            self.start(Palette::fitted(&rgb))?;
-        }
+        let palette = match self.started {
+            Some(ref started) => &started.palette,
+            None => &self.start(Palette::fitted(&rgb))?.palette,
+        };
         let indices: Vec<u8> = rgb
             .chunks_exact(3)
-            .map(|p| self.palette.index([p[0], p[1], p[2]]))
+            .map(|p| palette.index([p[0], p[1], p[2]]))
             .collect();
         // The previous frame lasts until this one was captured.
         if let Some(previous) = self.pending.replace(indices) {
@@ -189,10 +194,11 @@ impl<W: Write + Seek> GifRecording<W> {
         self.shown = indices;
         frame.dispose = gif::DisposalMethod::Keep;
         frame.delay = delay;
-        let encoder = self
-            .encoder
+        let encoder = &mut self
+            .started
             .as_mut()
-            .ok_or_else(|| io::Error::other("not started"))?;
+            .ok_or_else(|| io::Error::other("not started"))?
+            .encoder;
         encoder.write_frame(&frame).map_err(gif_error)?;
         encoder.get_mut().seal()?;
         self.frames += 1;
@@ -202,16 +208,18 @@ impl<W: Write + Seek> GifRecording<W> {
     /// Writes the last frame (lasting `last_delay` seconds) and the file's end; returns the sink.
     pub fn finish(mut self, last_delay: f64) -> io::Result<W> {
         // No frame came: an empty animation, in the even palette.
-        self.start(Palette::new())?;
+        if self.started.is_none() {
+            self.start(Palette::new())?;
+        }
         if let Some(last) = self.pending.take() {
             let delay = ((last_delay * 100.0).round() as u64).clamp(2, u16::MAX as u64) as u16;
             self.write(last, delay)?;
         }
-        let encoder = self
-            .encoder
+        let started = self
+            .started
             .take()
             .ok_or_else(|| io::Error::other("not started"))?;
-        let sealing = encoder.into_inner().map_err(gif_error)?;
+        let sealing = started.encoder.into_inner().map_err(gif_error)?;
         sealing.inner.into_inner().map_err(|e| e.into_error())
     }
 }
@@ -238,12 +246,19 @@ mod tests {
     fn every_stage_is_a_whole_file_and_delays_follow_the_clock() {
         let mut rec = GifRecording::new(Cursor::new(Vec::new()), 4, 2).unwrap();
         let sealed = |rec: &mut GifRecording<Cursor<Vec<u8>>>| {
-            let c = rec.encoder.as_ref().unwrap().get_ref().inner.get_ref();
+            let c = rec
+                .started
+                .as_ref()
+                .unwrap()
+                .encoder
+                .get_ref()
+                .inner
+                .get_ref();
             let pos = c.position() as usize;
             c.get_ref()[..=pos].to_vec()
         };
         assert!(
-            rec.encoder.is_none(),
+            rec.started.is_none(),
             "nothing written before the first frame"
         );
         // 8x4 frames scaled to 4x2; delays of 1/30 s round to 3, 3, 4 centiseconds.

@@ -55,14 +55,7 @@ impl Palette {
     /// The app's colours, a 6x6x6 cube and greys.
     pub fn new() -> Self {
         let mut colours: Vec<[u8; 3]> = EXACT.to_vec();
-        let level = |i: u8| i * 51;
-        for r in 0..6 {
-            for g in 0..6 {
-                for b in 0..6 {
-                    colours.push([level(r), level(g), level(b)]);
-                }
-            }
-        }
+        colours.extend(cube(6));
         Self::with_colours(colours)
     }
 
@@ -90,14 +83,7 @@ impl Palette {
     /// leader placed), then the picture's most frequent colours, each unlike those before.
     pub fn fitted(rgb: &[u8]) -> Self {
         let mut colours: Vec<[u8; 3]> = EXACT.to_vec();
-        let level = |i: u8| i * 85;
-        for r in 0..4 {
-            for g in 0..4 {
-                for b in 0..4 {
-                    colours.push([level(r), level(g), level(b)]);
-                }
-            }
-        }
+        colours.extend(cube(4));
         let mut counts = vec![0u32; 1 << 15];
         for p in rgb.chunks_exact(3) {
             counts[key(p[0], p[1], p[2])] += 1;
@@ -143,6 +129,14 @@ impl Palette {
         let i = 3 * index as usize;
         [self.rgb[i], self.rgb[i + 1], self.rgb[i + 2]]
     }
+}
+
+/// An even `levels` x `levels` x `levels` cube of colours, black to white.
+fn cube(levels: u8) -> impl Iterator<Item = [u8; 3]> {
+    let level = move |i: u8| (i as u16 * 255 / (levels as u16 - 1)) as u8;
+    (0..levels).flat_map(move |r| {
+        (0..levels).flat_map(move |g| (0..levels).map(move |b| [level(r), level(g), level(b)]))
+    })
 }
 
 /// A colour's place in the 15-bit lookup table (five bits a channel).
