@@ -17,7 +17,10 @@ fn main() -> AppExit {
 
 fn setup(mut commands: Commands) {
     commands.spawn(Camera2d);
-    let path = concat!(env!("CARGO_MANIFEST_DIR"), "/assets/presets/starlings.toml");
+    let path = concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/assets/presets/quick_flock.toml"
+    );
     let starlings = Preset::load(path).unwrap_or_else(|e| panic!("{e}"));
     let swifts = Preset::load("spaceboids").expect("a built-in preset");
     let dark = commands.spawn_flock(starlings.flock_params(), 1200, 1);

@@ -83,7 +83,7 @@ pub fn parse_seed(s: &str) -> Result<u32, String> {
 #[derive(Args, Debug, Clone, Default)]
 pub struct SceneArgs {
     /// Built-in preset name (reynolds, cornell, spaceboids, vicsek, couzin, abm, obstacles; in
-    /// 3D reynolds3d, cornell3d, spaceboids3d, vicsek3d, couzin3d, abm3d) or path to a preset
+    /// 3D reynolds3d, cornell3d, spaceboids3d, vicsek3d, couzin3d, abm3d, starlings) or path to a preset
     /// .toml file (default: reynolds; `murmur run` without scene flags resumes the last session).
     #[arg(long)]
     pub preset: Option<String>,

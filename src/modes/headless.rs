@@ -11,6 +11,7 @@ use bevy::reflect::TypePath;
 use bevy::time::TimeUpdateStrategy;
 use clap::Args;
 use murmur_flock::murmur_core::Vector;
+use murmur_flock::murmur_core::murmuration::MurmurationFigures;
 use murmur_flock::prelude::*;
 use serde::Serialize;
 use std::io::Write;
@@ -52,6 +53,9 @@ struct Sample {
     metrics: FlockMetrics,
     #[serde(flatten, skip_serializing_if = "Option::is_none")]
     leader: Option<LeaderFigures>,
+    /// The field-study figures, for the starling model.
+    #[serde(flatten, skip_serializing_if = "Option::is_none")]
+    murmuration: Option<MurmurationFigures>,
     /// Mean wall time of the ticks since the previous line, in milliseconds.
     step_ms: f64,
 }
@@ -75,6 +79,8 @@ struct Summary {
     preset: String,
     #[serde(flatten)]
     metrics: FlockMetrics,
+    #[serde(flatten, skip_serializing_if = "Option::is_none")]
+    murmuration: Option<MurmurationFigures>,
     step_ms: f64,
     steps_per_s: f64,
     state_hash: String,
@@ -186,7 +192,12 @@ enum MetricsFile {
 impl MetricsFile {
     /// Creates `path`: CSV when it ends in `.csv` (with a header, the shape's columns for a 3D
     /// flock, and the leader's columns when there is a leader), else JSON lines.
-    fn create(path: &std::path::Path, with_leader: bool, deep: bool) -> Result<Self, ModeError> {
+    fn create(
+        path: &std::path::Path,
+        with_leader: bool,
+        deep: bool,
+        starlings: bool,
+    ) -> Result<Self, ModeError> {
         let mut f = std::fs::File::create(path).map_err(|e| {
             ModeError::Usage(format!("cannot write metrics file {}: {e}", path.display()))
         })?;
@@ -202,6 +213,13 @@ impl MetricsFile {
             ""
         };
         let shape = if deep { ",thickness,width,length" } else { "" };
+        let shape = if starlings {
+            format!(
+                "{shape},interaction_neighbours,border_density_ratio,correlation_length,flock_size"
+            )
+        } else {
+            shape.to_string()
+        };
         writeln!(f, "step,boids,polarization,angular_momentum,mean_nn_distance,min_nn_distance,mean_speed,mean_neighbours,step_ms{shape}{leader}")
             .map_err(write_error)?;
         Ok(Self::Csv(f))
@@ -220,6 +238,16 @@ impl MetricsFile {
                 let shape = m
                     .shape
                     .map_or(String::new(), |[t, w, l]| format!(",{t},{w},{l}"));
+                let shape = match &sample.murmuration {
+                    Some(f) => format!(
+                        "{shape},{},{},{},{}",
+                        f.interaction_neighbours,
+                        opt(f.border_density_ratio),
+                        opt(f.correlation_length),
+                        f.flock_size
+                    ),
+                    None => shape,
+                };
                 writeln!(
                     f,
                     "{},{},{},{},{},{},{},{},{}{shape}{leader}",
@@ -312,7 +340,12 @@ pub fn run(args: HeadlessArgs) -> Result<(), ModeError> {
             .map_err(|e| ModeError::Failed(format!("cannot start {threads} threads: {e}")))?;
     }
     let file = match &args.metrics {
-        Some(path) => Some(MetricsFile::create(path, points.0.is_some(), deep)?),
+        Some(path) => Some(MetricsFile::create(
+            path,
+            points.0.is_some(),
+            deep,
+            preset.model == ModelKind::Starlings,
+        )?),
         None => None,
     };
     if args.gpu {
@@ -346,6 +379,7 @@ fn run_in<V: Vector + Reflect + TypePath>(
     };
 
     let world = preset.flock_params().bounds_in::<V>();
+    let starlings = preset.model == ModelKind::Starlings;
     let leader_at = points.0.map(V::from_vec3);
     let report = |app: &mut App, step: u64, step_ms: f64| {
         let leader = leader_at.map(|centre| {
@@ -361,6 +395,7 @@ fn run_in<V: Vector + Reflect + TypePath>(
             step,
             metrics: flock_metrics(app.world_mut(), flock).expect("the flock exists"),
             leader,
+            murmuration: murmuration_of(app.world_mut(), flock, starlings),
             step_ms,
         }
     };
@@ -385,6 +420,7 @@ fn run_in<V: Vector + Reflect + TypePath>(
         seed: args.scene.seed(),
         preset: args.scene.preset_name().to_string(),
         metrics: flock_metrics(app.world_mut(), flock).expect("the flock exists"),
+        murmuration: murmuration_of(app.world_mut(), flock, starlings),
         step_ms: if step > 0 {
             seconds * 1e3 / step as f64
         } else {
@@ -405,6 +441,13 @@ fn run_in<V: Vector + Reflect + TypePath>(
         serde_json::to_string(&summary).expect("figures serialise")
     )
     .map_err(write_error)
+}
+
+/// The field-study figures of the flock when `wanted` (the starling model's runs).
+fn murmuration_of(world: &mut World, flock: Entity, wanted: bool) -> Option<MurmurationFigures> {
+    wanted
+        .then(|| murmur_flock::measure::flock_murmuration(world, flock))
+        .flatten()
 }
 
 fn write_error(e: std::io::Error) -> ModeError {

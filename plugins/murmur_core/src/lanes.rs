@@ -76,6 +76,7 @@ mod tests {
             ModelKind::Vicsek,
             ModelKind::Couzin,
             ModelKind::Abm,
+            ModelKind::Starlings,
         ];
         for kind in kinds {
             let model = Preset::defaults_for(kind).model();

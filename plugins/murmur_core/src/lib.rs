@@ -9,6 +9,7 @@ mod lanes;
 pub mod leader;
 pub mod metrics;
 pub mod models;
+pub mod murmuration;
 pub mod obstacles;
 pub mod params;
 pub mod predator;

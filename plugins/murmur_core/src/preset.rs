@@ -12,7 +12,9 @@ pub use scene::{BodiesSection, PresetScene};
 
 use crate::edges::Edges;
 use crate::leader::LeaderParams;
-use crate::models::{AbmFlocking, Cornell, Couzin, Model, ModelKind, Reynolds, SpaceBoids, Vicsek};
+use crate::models::{
+    AbmFlocking, Cornell, Couzin, Model, ModelKind, Reynolds, SpaceBoids, Starlings, Vicsek,
+};
 use crate::obstacles::{Avoidance, Obstacle};
 use crate::params::FlockParams;
 use crate::predator::PredatorParams;
@@ -67,6 +69,9 @@ pub struct Preset {
     /// Parameters of the `abm` model.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub abm: Option<AbmFlocking>,
+    /// Parameters of the `starlings` model.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub starlings: Option<Starlings>,
     /// What each bird sees.
     #[serde(default)]
     pub view: ViewSection,
@@ -154,6 +159,7 @@ impl Preset {
             vicsek: None,
             couzin: None,
             abm: None,
+            starlings: None,
             view: ViewSection::default(),
             avoidance: Avoidance::default(),
             predator: PredatorParams::default(),
@@ -215,6 +221,7 @@ impl Preset {
             ModelKind::Vicsek => Model::Vicsek(self.vicsek.clone().unwrap_or_default()),
             ModelKind::Couzin => Model::Couzin(self.couzin.clone().unwrap_or_default()),
             ModelKind::Abm => Model::Abm(self.abm.clone().unwrap_or_default()),
+            ModelKind::Starlings => Model::Starlings(self.starlings.clone().unwrap_or_default()),
         }
     }
 
@@ -228,6 +235,7 @@ impl Preset {
             Model::Vicsek(m) => self.vicsek = Some(m),
             Model::Couzin(m) => self.couzin = Some(m),
             Model::Abm(m) => self.abm = Some(m),
+            Model::Starlings(m) => self.starlings = Some(m),
         }
     }
 

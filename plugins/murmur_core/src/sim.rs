@@ -12,7 +12,7 @@ use crate::hash::state_hash;
 use crate::lanes::{LANES, Lane};
 use crate::leader::LeaderParams;
 use crate::metrics::FlockMetrics;
-use crate::models::SteerContext;
+use crate::models::{Model, SteerContext};
 use crate::params::FlockParams;
 use crate::predator::PredatorState;
 use crate::solids::{Solid, avoid, keep_out};
@@ -339,7 +339,16 @@ pub fn initial_boids<V: Vector>(params: &FlockParams, n: usize, seed: u64) -> (V
             0.0
         };
         let s = speed * (0.5 + 0.5 * rng.random::<f32>());
-        birds.push((p, V::direction_from(turn, tilt) * s));
+        let direction = match &params.model {
+            // A formed flock: headings within a cone about +x, from the same two draws.
+            Model::Starlings(m) => V::deflect(
+                V::X,
+                (0.5 * m.start_spread.min(360.0)).to_radians() * turn,
+                std::f32::consts::TAU * tilt,
+            ),
+            _ => V::direction_from(turn, tilt),
+        };
+        birds.push((p, direction * s));
     }
     let layout = crate::grid::GridLayout::new(&world, params.model.interaction_radius(), n);
     // Stable: birds of one cell keep the order they were drawn in.

@@ -392,7 +392,7 @@ fn results_in_3d_do_not_depend_on_the_thread_count() {
             (s.state_hash(), s.metrics(), f.state_hash())
         })
     };
-    for preset in ["reynolds3d", "couzin3d", "vicsek3d"] {
+    for preset in ["reynolds3d", "couzin3d", "vicsek3d", "starlings"] {
         let one = hash_with(1, preset);
         assert_eq!(one, hash_with(2, preset), "{preset}: 1 vs 2 threads");
         assert_eq!(one, hash_with(5, preset), "{preset}: 1 vs 5 threads");

@@ -106,6 +106,7 @@ fn every_model_and_edge_gives_the_same_bits_on_all_three_paths_in_3d() {
         "vicsek3d",
         "couzin3d",
         "abm3d",
+        "starlings",
     ] {
         let solids: Vec<Solid> = Preset::load(preset)
             .unwrap()

@@ -60,6 +60,7 @@ pub(super) fn run(
             step,
             metrics,
             leader,
+            murmuration: None,
             step_ms,
         }
     };
@@ -104,6 +105,7 @@ pub(super) fn run(
         preset: args.scene.preset_name().to_string(),
         state_hash: format!("{:016x}", murmur_core::hash::state_hash(&pos, &vel)),
         metrics: FlockSim::from_state(params, pos, vel, seed).metrics(),
+        murmuration: None,
         step_ms: if step > 0 {
             seconds * 1e3 / step as f64
         } else {

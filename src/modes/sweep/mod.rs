@@ -8,6 +8,7 @@ mod plot;
 use crate::scene::text::{WorldSize, parse_world_size};
 use clap::Args;
 use murmur_flock::murmur_core::metrics::Regime;
+use murmur_flock::murmur_core::murmuration::MurmurationFigures;
 use murmur_flock::murmur_core::preset::Preset;
 use murmur_flock::murmur_core::sim::FlockSim;
 use murmur_flock::murmur_core::{Vec2, Vec3, Vector};
@@ -59,6 +60,28 @@ pub struct SweepArgs {
     /// A logarithmic axis for the swept values (for values over decades; all above 0).
     #[arg(long)]
     pub log_x: bool,
+    /// The figure plotted against the swept values: polarization, or (measured at each run's
+    /// last tick) mean_nn_distance, interaction_neighbours, border_density_ratio,
+    /// correlation_length or correlation_ratio (correlation length over flock size).
+    #[arg(long, default_value = "polarization", value_parser = parse_figure)]
+    pub y: String,
+}
+
+/// The figures `--y` may plot.
+const FIGURES: [&str; 6] = [
+    "polarization",
+    "mean_nn_distance",
+    "interaction_neighbours",
+    "border_density_ratio",
+    "correlation_length",
+    "correlation_ratio",
+];
+
+fn parse_figure(s: &str) -> Result<String, String> {
+    FIGURES
+        .contains(&s)
+        .then(|| s.to_string())
+        .ok_or_else(|| format!("`{s}` is not one of {}", FIGURES.join(", ")))
 }
 
 /// A list of swept values.
@@ -118,12 +141,33 @@ pub fn parse_values(s: &str) -> Result<Vec<f64>, String> {
     Ok(out.into_iter().map(|v| (v * 1e9).round() / 1e9).collect())
 }
 
-/// One run's time-averaged order parameters.
+/// One run's time-averaged order parameters, and its other figures at its last tick.
 #[derive(Clone, Copy, Debug, Default)]
 struct RunResult {
     polarization: f64,
     angular_momentum: f64,
+    mean_nn_distance: f64,
+    murmuration: MurmurationFigures,
 }
+
+impl RunResult {
+    /// The figure `--y` names (NaN where the run has none).
+    fn figure(&self, name: &str) -> f64 {
+        let m = &self.murmuration;
+        match name {
+            "polarization" => self.polarization,
+            "mean_nn_distance" => self.mean_nn_distance,
+            "interaction_neighbours" => m.interaction_neighbours,
+            "border_density_ratio" => m.border_density_ratio.unwrap_or(f64::NAN),
+            "correlation_length" => m.correlation_length.unwrap_or(f64::NAN),
+            "correlation_ratio" => m.correlation_length.unwrap_or(f64::NAN) / m.flock_size,
+            _ => f64::NAN,
+        }
+    }
+}
+
+/// Swept as `--param boids`: the number of birds, the start box scaled with it.
+const BOIDS: &str = "boids";
 
 /// Mean and standard error of the mean.
 fn mean_err(xs: &[f64]) -> (f64, f64) {
@@ -145,7 +189,21 @@ fn point_preset(
 ) -> Result<Preset, ModeError> {
     let mut p = base.clone();
     let usage = |e: murmur_flock::murmur_core::preset::PresetError| ModeError::Usage(e.to_string());
-    p.set(&args.param, &value.to_string()).map_err(usage)?;
+    if args.param == BOIDS {
+        if !(value >= 2.0 && value <= 10_000_000.0) {
+            return Err(ModeError::Usage(format!(
+                "--param boids takes 2 to 10000000 birds, got {value}"
+            )));
+        }
+        // The start box keeps its proportions and its density.
+        let scale = (value / p.world.boids.max(1) as f64).cbrt() as f32;
+        p.world.width *= scale;
+        p.world.height *= scale;
+        p.world.depth *= scale;
+        p.world.boids = value as u32;
+    } else {
+        p.set(&args.param, &value.to_string()).map_err(usage)?;
+    }
     if let (Some(name), Some(v)) = (&args.param2, value2) {
         p.set(name, &v.to_string()).map_err(usage)?;
     }
@@ -173,9 +231,13 @@ fn run_in<V: Vector>(preset: &Preset, boids: usize, seed: u64, steps: u64, last:
             m += b;
         }
     }
+    let metrics = sim.metrics();
+    let ids: Vec<u32> = (0..sim.len() as u32).collect();
     RunResult {
         polarization: p / last as f64,
         angular_momentum: m / last as f64,
+        mean_nn_distance: metrics.mean_nn_distance.unwrap_or(f64::NAN),
+        murmuration: MurmurationFigures::measure(&sim.params, &sim.pos, &sim.vel, &ids),
     }
 }
 
@@ -250,7 +312,12 @@ pub fn run(args: SweepArgs) -> Result<(), ModeError> {
             seeds
                 .par_iter()
                 .map(|&seed| {
-                    let result = run_one(preset, *boids, seed, args.steps, args.average_last);
+                    let boids = if args.param == BOIDS {
+                        preset.world.boids as usize
+                    } else {
+                        *boids
+                    };
+                    let result = run_one(preset, boids, seed, args.steps, args.average_last);
                     if let Ok(mut p) = progress.lock() {
                         p.advance(1);
                     }
@@ -267,14 +334,16 @@ pub fn run(args: SweepArgs) -> Result<(), ModeError> {
     let png_path = PathBuf::from(format!("{}.png", args.out));
     let svg_path = PathBuf::from(format!("{}.svg", args.out));
     let name2 = args.param2.clone().unwrap_or_default();
+    let figures = FIGURES[1..].join(",");
     let mut csv = format!(
-        "boids,width,height,{}{},polarization,polarization_err,angular_momentum,angular_momentum_err,seeds,regime\n",
+        "boids,width,height,{}{},polarization,polarization_err,angular_momentum,angular_momentum_err,seeds,regime,{figures},{}_err\n",
         args.param,
         if name2.is_empty() {
             String::new()
         } else {
             format!(",{name2}")
-        }
+        },
+        args.y,
     );
     let mut lines: Vec<Series> = series
         .iter()
@@ -289,16 +358,33 @@ pub fn run(args: SweepArgs) -> Result<(), ModeError> {
         let (m, me) = mean_err(&runs.iter().map(|r| r.angular_momentum).collect::<Vec<_>>());
         let regime = Regime::classify(p, m);
         let v2s = v2.map(|x| format!(",{x}")).unwrap_or_default();
+        let boids = if args.param == BOIDS {
+            preset.world.boids as usize
+        } else {
+            *boids
+        };
+        let others: Vec<f64> = FIGURES[1..]
+            .iter()
+            .map(|f| mean_err(&runs.iter().map(|r| r.figure(f)).collect::<Vec<_>>()).0)
+            .collect();
+        let (y, ye) = mean_err(&runs.iter().map(|r| r.figure(&args.y)).collect::<Vec<_>>());
         writeln!(
             csv,
-            "{boids},{},{},{v}{v2s},{p:.6},{pe:.6},{m:.6},{me:.6},{},{}",
+            "{boids},{},{},{v}{v2s},{p:.6},{pe:.6},{m:.6},{me:.6},{},{},{},{ye:.6}",
             preset.world.width,
             preset.world.height,
             args.seeds,
-            regime.name()
+            regime.name(),
+            others
+                .iter()
+                .map(|x| format!("{x:.6}"))
+                .collect::<Vec<_>>()
+                .join(",")
         )
         .expect("writing to a String");
-        lines[*s].points.push((*v, p, pe));
+        if y.is_finite() {
+            lines[*s].points.push((*v, y, ye));
+        }
         regimes.push(
             Regime::ALL
                 .iter()
@@ -308,7 +394,8 @@ pub fn run(args: SweepArgs) -> Result<(), ModeError> {
         println!(
             "{}",
             serde_json::json!({"boids": boids, args.param.as_str(): v, "polarization": p, "polarization_err": pe,
-                "angular_momentum": m, "angular_momentum_err": me, "regime": regime.name()})
+                "angular_momentum": m, "angular_momentum_err": me, "regime": regime.name(),
+                args.y.as_str(): y, format!("{}_err", args.y): ye})
         );
     }
     std::fs::write(&csv_path, csv)
@@ -324,8 +411,13 @@ pub fn run(args: SweepArgs) -> Result<(), ModeError> {
         args.steps, args.average_last, args.seeds
     );
     let title_map = format!("{model}: regimes ({caption})");
-    let title_lines = format!("{model}: order against {} ({caption})", args.param);
-    let y_label = "polarization (v_a)";
+    let title_lines = format!("{model}: {} against {} ({caption})", args.y, args.param);
+    let y_label = if args.y == "polarization" {
+        "polarization (v_a)"
+    } else {
+        args.y.as_str()
+    };
+    let y_range = (args.y == "polarization").then_some((0.0, 1.0));
     let canvas = match (&args.param2, &args.values2) {
         (Some(name2), Some(values2)) => {
             let categories: Vec<(&str, plot::Rgb)> = Regime::ALL
@@ -365,11 +457,11 @@ pub fn run(args: SweepArgs) -> Result<(), ModeError> {
                 &title_lines,
                 (&args.param, y_label),
                 &lines,
-                Some((0.0, 1.0)),
+                y_range,
                 args.log_x,
             )
             .map_err(ModeError::Failed)?;
-            plot::line_chart(&title_lines, &args.param, y_label, &lines, Some((0.0, 1.0)))
+            plot::line_chart(&title_lines, &args.param, y_label, &lines, y_range)
         }
     };
     canvas.save_png(&png_path).map_err(ModeError::Failed)?;

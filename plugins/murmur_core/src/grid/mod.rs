@@ -15,6 +15,7 @@ mod scatter;
 mod sums;
 
 pub use layout::{GridLayout, REACH_X_3D};
+pub use nearest::MAX_NEAREST;
 pub use sums::{NeighbourSums, SumsRequest, lane_form_name};
 
 use crate::space::Vector;

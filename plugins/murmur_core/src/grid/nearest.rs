@@ -92,3 +92,111 @@ impl<V: Vector> NeighbourGrid<V> {
             .min_by(f32::total_cmp)
     }
 }
+
+/// Most neighbours [`NeighbourGrid::nearest_where`] keeps for one boid.
+pub const MAX_NEAREST: usize = 32;
+
+impl<V: Vector> NeighbourGrid<V> {
+    /// The `out.len()` (at most [`MAX_NEAREST`]) nearest other boids of boid `k` (a sorted
+    /// index) closer than `max_radius` that `accept(offset, distance_squared)` takes, nearest
+    /// first, as `(distance_squared, sorted index, offset to its nearest image)`; returns how
+    /// many it found. Exact at any distance: cells are searched in shells outwards until no
+    /// unvisited cell can hold anything closer. Ties in distance go to the lower sorted index,
+    /// so the answer does not depend on the order cells are visited in.
+    pub fn nearest_where<F: FnMut(V, f32) -> bool>(
+        &self,
+        k: usize,
+        max_radius: f32,
+        out: &mut [(f32, u32, V)],
+        mut accept: F,
+    ) -> usize {
+        let want = out.len().min(MAX_NEAREST);
+        if want == 0 || self.len() < 2 {
+            return 0;
+        }
+        let l = &self.layout;
+        let p = self.pos(k);
+        let max2 = if max_radius.is_nan() {
+            0.0
+        } else {
+            max_radius * max_radius
+        };
+        let mut found = 0usize;
+        // Keeps `out[..found]` sorted by (distance², index), the nearest `want`.
+        let mut offer = |out: &mut [(f32, u32, V)], j: usize, d: V, found: &mut usize| {
+            let d2 = d.length_squared();
+            if d2.is_nan() || d2 >= max2 || j == k {
+                return;
+            }
+            let key = (d2, j as u32);
+            let less = |a: (f32, u32), b: (f32, u32)| a.0 < b.0 || (a.0 == b.0 && a.1 < b.1);
+            if *found == want && !less(key, (out[want - 1].0, out[want - 1].1)) {
+                return;
+            }
+            if !accept(d, d2) {
+                return;
+            }
+            let mut at = if *found < want {
+                *found += 1;
+                *found - 1
+            } else {
+                want - 1
+            };
+            while at > 0 && less(key, (out[at - 1].0, out[at - 1].1)) {
+                out[at] = out[at - 1];
+                at -= 1;
+            }
+            out[at] = (d2, j as u32, d);
+        };
+        let counts = l.counts();
+        let reach = l.reach_x.max(1) as isize;
+        // The distance every cell outside shell r is at least r times this away.
+        let mut unit = l.cell.axis(0) * reach as f32;
+        for a in 1..V::DIM {
+            unit = unit.min(l.cell.axis(a));
+        }
+        let c = l.cell_coords(p);
+        let shells = counts[0].div_ceil(reach as usize);
+        let shells = shells
+            .max(counts[1])
+            .max(if V::DIM == 3 { counts[2] } else { 1 });
+        for ring in 0..=shells {
+            let r = ring as isize;
+            // On a torus a shell wider than the grid would meet cells twice: scan everyone.
+            if l.wrapped
+                && (((2 * r * reach + 1) as usize) > counts[0]
+                    || (1..V::DIM).any(|a| (2 * ring + 1) > counts[a]))
+            {
+                found = 0;
+                for j in 0..self.len() {
+                    let mut d = self.pos(j) - p;
+                    d -= l.size * (d / l.size).round();
+                    offer(out, j, d, &mut found);
+                }
+                return found;
+            }
+            let rz = if V::DIM == 3 { r } else { 0 };
+            for dz in -rz..=rz {
+                for dy in -r..=r {
+                    for dx in -r * reach..=r * reach {
+                        let shell = (dx.abs() + reach - 1) / reach;
+                        if shell.max(dy.abs()).max(dz.abs()) != r {
+                            continue; // an inner shell's: already searched
+                        }
+                        let Some((cell, shift)) = self.neighbour_cell(c, [dx, dy, dz]) else {
+                            continue;
+                        };
+                        for j in self.cell_range(cell) {
+                            offer(out, j, self.pos(j) + shift - p, &mut found);
+                        }
+                    }
+                }
+            }
+            let bound = ring as f32 * unit;
+            if bound * bound >= max2 || (found == want && out[want - 1].0 <= bound * bound) {
+                break;
+            }
+        }
+        found
+    }
+}

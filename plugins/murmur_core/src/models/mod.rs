@@ -6,6 +6,7 @@ mod cornell;
 mod couzin;
 mod reynolds;
 mod spaceboids;
+mod starlings;
 mod vicsek;
 
 pub use abm::AbmFlocking;
@@ -13,6 +14,7 @@ pub use cornell::Cornell;
 pub use couzin::Couzin;
 pub use reynolds::Reynolds;
 pub use spaceboids::SpaceBoids;
+pub use starlings::{Heeded, Starlings};
 pub use vicsek::Vicsek;
 
 use crate::grid::{CellBlock, NeighbourGrid, NeighbourSums, SumsRequest};
@@ -38,17 +40,20 @@ pub enum ModelKind {
     Couzin,
     /// The agent-based-modelling frameworks comparison's "Flocking" benchmark model.
     Abm,
+    /// Starlings after StarDisplay: topological neighbours, flight by banking, a roost.
+    Starlings,
 }
 
 impl ModelKind {
     /// All kinds, in the order a picker shows them.
-    pub const ALL: [ModelKind; 6] = [
+    pub const ALL: [ModelKind; 7] = [
         Self::Reynolds,
         Self::Cornell,
         Self::SpaceBoids,
         Self::Vicsek,
         Self::Couzin,
         Self::Abm,
+        Self::Starlings,
     ];
 
     /// The name preset files use (also the name of the model's table).
@@ -60,6 +65,7 @@ impl ModelKind {
             Self::Vicsek => "vicsek",
             Self::Couzin => "couzin",
             Self::Abm => "abm",
+            Self::Starlings => "starlings",
         }
     }
 }
@@ -80,6 +86,8 @@ pub enum Model {
     Couzin(Couzin),
     /// See [`AbmFlocking`].
     Abm(AbmFlocking),
+    /// See [`Starlings`].
+    Starlings(Starlings),
 }
 
 /// Per-tick facts a model may need besides the neighbourhood.
@@ -146,6 +154,7 @@ impl Model {
             ModelKind::Vicsek => Self::Vicsek(Vicsek::default()),
             ModelKind::Couzin => Self::Couzin(Couzin::default()),
             ModelKind::Abm => Self::Abm(AbmFlocking::default()),
+            ModelKind::Starlings => Self::Starlings(Starlings::default()),
         }
     }
 
@@ -158,6 +167,7 @@ impl Model {
             Self::Vicsek(_) => ModelKind::Vicsek,
             Self::Couzin(_) => ModelKind::Couzin,
             Self::Abm(_) => ModelKind::Abm,
+            Self::Starlings(_) => ModelKind::Starlings,
         }
     }
 
@@ -170,6 +180,8 @@ impl Model {
             Self::Vicsek(m) => m.radius,
             Self::Couzin(m) => m.r_a(),
             Self::Abm(m) => m.vision.max(m.separation),
+            // The nearest neighbours are searched outwards from the bird's cell.
+            Self::Starlings(m) => m.cell,
         }
     }
 
@@ -182,6 +194,7 @@ impl Model {
             Self::Vicsek(m) => m.radius,
             Self::Couzin(m) => m.r_r,
             Self::Abm(m) => m.separation,
+            Self::Starlings(m) => m.separation_sigma,
         }
     }
 
@@ -194,6 +207,7 @@ impl Model {
             Self::Vicsek(m) => m.speed,
             Self::Couzin(m) => m.speed * m.time_step,
             Self::Abm(m) => m.speed,
+            Self::Starlings(m) => m.cruise_speed * m.time_step,
         }
     }
 
@@ -213,6 +227,7 @@ impl Model {
             }
             None => match self {
                 Self::Couzin(m) => m.steer(grid, k, ctx),
+                Self::Starlings(m) => m.steer(grid, k, ctx),
                 _ => unreachable!("every other model steers by sums"),
             },
         }
@@ -227,7 +242,7 @@ impl Model {
             Self::Cornell(m) => Some(m.request()),
             Self::SpaceBoids(m) => Some(m.request()),
             Self::Vicsek(m) => Some(m.request()),
-            Self::Couzin(_) => None,
+            Self::Couzin(_) | Self::Starlings(_) => None,
             Self::Abm(m) => Some(m.request()),
         }
     }
@@ -250,6 +265,7 @@ impl Model {
             Self::Vicsek(m) => m.steer(grid, k, sums, ctx),
             Self::Couzin(m) => m.steer(grid, k, ctx),
             Self::Abm(m) => m.steer(grid, k, sums, ctx),
+            Self::Starlings(m) => m.steer(grid, k, ctx),
         }
     }
 
@@ -320,6 +336,7 @@ impl Model {
             Self::Vicsek(m) => m.integrate_velocity(v, a),
             Self::Couzin(m) => m.integrate_velocity(v, a),
             Self::Abm(m) => m.integrate_velocity(v, a),
+            Self::Starlings(m) => m.integrate_velocity(v, a),
         };
         // A non-finite acceleration (from a non-finite parameter) must not poison the flock.
         if v.is_finite() { v } else { V::ZERO }
@@ -334,6 +351,7 @@ impl Model {
             Self::Vicsek(m) => m.validate(),
             Self::Couzin(m) => m.validate(),
             Self::Abm(m) => m.validate(),
+            Self::Starlings(m) => m.validate(),
         }
     }
 }

@@ -18,6 +18,7 @@ pub const BUILTIN_PRESETS: &[(&str, &str)] = &[
     ("vicsek3d", include_str!("../../presets/vicsek3d.toml")),
     ("couzin3d", include_str!("../../presets/couzin3d.toml")),
     ("abm3d", include_str!("../../presets/abm3d.toml")),
+    ("starlings", include_str!("../../presets/starlings.toml")),
 ];
 
 /// Names of the built-in presets.

@@ -7,6 +7,9 @@ fn every_builtin_preset_loads_and_validates() {
         if *name == "obstacles" {
             assert_eq!(preset.model, ModelKind::Reynolds);
             assert_eq!(preset.obstacles.len(), 5);
+        } else if *name == "starlings" {
+            assert_eq!(preset.model, ModelKind::Starlings);
+            assert!(preset.flock_params().is_3d(), "a murmuration is 3D");
         } else if let Some(flat) = name.strip_suffix("3d") {
             assert_eq!(preset.model.name(), flat, "a model's own 3D preset");
             assert!(preset.flock_params().is_3d(), "{name} has a depth");
