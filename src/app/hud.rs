@@ -100,6 +100,7 @@ fn draw_hud(
         extras.push_str(match view.mode {
             super::deep::view::CameraMode::Chase => " · chase camera",
             super::deep::view::CameraMode::Orbit => " · orbit camera",
+            super::deep::view::CameraMode::Watch => " · watching from the ground (V: orbit)",
         });
     }
     if paused.0 {

@@ -13,10 +13,54 @@ use murmur_flock::prelude::*;
 
 /// The sky at the horizon (and the fog's colour, so that far things fade into it).
 pub const HORIZON: Color = Color::srgb(0.78, 0.86, 0.93);
-/// The sky overhead.
-const ZENITH: Color = Color::srgb(0.32, 0.55, 0.86);
 /// The ground's green.
 const GRASS: Color = Color::srgb(0.36, 0.5, 0.3);
+
+/// A starling flock is watched from this far below its preferred height, metres.
+const WATCH_FROM_BELOW: f32 = 80.0;
+
+/// The colours and light of a 3D scene.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Sky {
+    /// The sky at the horizon, and the fog.
+    pub horizon: Color,
+    /// The sky overhead.
+    pub zenith: Color,
+    /// The ground.
+    pub ground: Color,
+    /// The sun's light, lux, and its colour.
+    pub sun: (f32, Color),
+    /// Where the sun shines from (towards the scene's centre).
+    pub sun_from: Vec3,
+    /// The light from the whole sky.
+    pub ambient: f32,
+}
+
+impl Sky {
+    /// A clear day.
+    pub const DAY: Self = Self {
+        horizon: HORIZON,
+        zenith: Color::srgb(0.32, 0.55, 0.86),
+        ground: GRASS,
+        sun: (9000.0, Color::WHITE),
+        sun_from: Vec3::new(0.6, 1.0, 0.45),
+        ambient: 900.0,
+    };
+    /// Dusk over a roost: a warm horizon under a darkening sky, the sun low, the ground dark.
+    pub const DUSK: Self = Self {
+        horizon: Color::srgb(0.96, 0.62, 0.38),
+        zenith: Color::srgb(0.2, 0.24, 0.42),
+        ground: Color::srgb(0.1, 0.1, 0.09),
+        sun: (2500.0, Color::srgb(1.0, 0.62, 0.36)),
+        sun_from: Vec3::new(0.9, 0.12, -0.4),
+        ambient: 350.0,
+    };
+
+    /// The sky of a scene's frame.
+    pub fn of(frame: &SceneFrame) -> Self {
+        if frame.dusk { Self::DUSK } else { Self::DAY }
+    }
+}
 /// Stone, for columns.
 const STONE: Color = Color::srgb(0.56, 0.52, 0.47);
 
@@ -42,6 +86,9 @@ pub struct SceneFrame {
     pub ground: f32,
     /// The world's largest side: distances in the scene are parts of it.
     pub span: f32,
+    /// A murmuration at dusk (the starling model's scene): ranging round its roost far beyond
+    /// the box it starts in, watched from the ground well below it.
+    pub dusk: bool,
 }
 
 impl SceneFrame {
@@ -49,15 +96,29 @@ impl SceneFrame {
     pub fn of(config: &SceneConfig) -> Self {
         let w = &config.preset.world;
         let half = Vec3::new(w.width, w.height, w.depth.max(0.0)) * 0.5;
-        let span = w.width.max(w.height).max(w.depth).max(1e-3);
+        let mut span = w.width.max(w.height).max(w.depth).max(1e-3);
+        let mut floor = -half.y - 0.05 * span;
+        let starlings = match config.preset.model() {
+            Model::Starlings(m) => Some(m),
+            _ => None,
+        };
+        if let Some(m) = &starlings {
+            span = span.max(2.0 * m.roost_radius);
+            floor = m.roost_height - WATCH_FROM_BELOW;
+        }
         let ground = solids_of(config)
             .iter()
             .find_map(|s| match s {
                 Solid::Ground { height } => Some(*height),
                 _ => None,
             })
-            .unwrap_or(-half.y - 0.05 * span);
-        Self { half, ground, span }
+            .unwrap_or(floor);
+        Self {
+            half,
+            ground,
+            span,
+            dusk: starlings.is_some(),
+        }
     }
 }
 
@@ -117,12 +178,14 @@ fn build(
         RenderLayers::layer(WORLD_LAYER),
     );
     let span = frame.span;
+    let sky = Sky::of(&frame);
 
     // The sun, high and to one side, its shadows covering the world and a little beyond.
     commands.spawn((
         in_scene.clone(),
         DirectionalLight {
-            illuminance: 9000.0,
+            illuminance: sky.sun.0,
+            color: sky.sun.1,
             shadow_maps_enabled: true,
             ..default()
         },
@@ -134,11 +197,11 @@ fn build(
             ..default()
         }
         .build(),
-        Transform::from_xyz(0.6, 1.0, 0.45).looking_at(Vec3::ZERO, Vec3::Y),
+        Transform::from_translation(sky.sun_from).looking_at(Vec3::ZERO, Vec3::Y),
     ));
     commands.insert_resource(GlobalAmbientLight {
-        color: HORIZON,
-        brightness: 900.0,
+        color: sky.horizon,
+        brightness: sky.ambient,
         ..default()
     });
 
@@ -147,7 +210,7 @@ fn build(
         in_scene.clone(),
         Mesh3d(meshes.add(Plane3d::default().mesh().size(30.0 * span, 30.0 * span))),
         MeshMaterial3d(materials.add(StandardMaterial {
-            base_color: GRASS,
+            base_color: sky.ground,
             perceptual_roughness: 0.95,
             ..default()
         })),
@@ -158,7 +221,7 @@ fn build(
     commands.spawn((
         in_scene.clone(),
         SkyDome,
-        Mesh3d(meshes.add(sky_mesh())),
+        Mesh3d(meshes.add(sky_mesh(&sky))),
         MeshMaterial3d(materials.add(StandardMaterial {
             base_color: Color::WHITE,
             unlit: true,
@@ -215,10 +278,10 @@ pub fn solid_mesh(solid: &Solid, meshes: &mut Assets<Mesh>) -> Option<(Mesh3d, T
 }
 
 /// A unit sphere whose vertices shade from the horizon's colour (and below) to the zenith's.
-fn sky_mesh() -> Mesh {
+fn sky_mesh(sky: &Sky) -> Mesh {
     let mut mesh = Sphere::new(1.0).mesh().uv(32, 18);
-    let horizon = LinearRgba::from(HORIZON);
-    let zenith = LinearRgba::from(ZENITH);
+    let horizon = LinearRgba::from(sky.horizon);
+    let zenith = LinearRgba::from(sky.zenith);
     let colours: Vec<[f32; 4]> = match mesh.attribute(Mesh::ATTRIBUTE_POSITION) {
         Some(bevy::mesh::VertexAttributeValues::Float32x3(points)) => points
             .iter()
@@ -245,9 +308,17 @@ fn keep_sky_about_camera(
     }
 }
 
-/// The world's box, faintly (where the flock turns or wraps).
-pub(super) fn draw_bounds(mut gizmos: Gizmos, frame: Option<Res<SceneFrame>>) {
+/// The world's box, faintly (where the flock turns or wraps); in an open sky (`none` edges)
+/// the box is only where the flock started: not drawn.
+pub(super) fn draw_bounds(
+    mut gizmos: Gizmos,
+    frame: Option<Res<SceneFrame>>,
+    config: Res<SceneConfig>,
+) {
     let Some(frame) = frame else { return };
+    if config.preset.edges.mode == EdgeMode::None {
+        return;
+    }
     gizmos.cube(
         Transform::from_scale(frame.half * 2.0),
         Color::srgba(1.0, 1.0, 1.0, 0.22),

@@ -4,7 +4,7 @@
 
 use super::Space;
 use super::flight::Flight;
-use super::scenery::{HORIZON, SceneFrame};
+use super::scenery::{SceneFrame, Sky};
 use crate::app::camera::arrows::{ArrowTarget, Arrowed, EdgeArrows, arrow_towards, window_rect};
 use crate::app::camera::{Playfield, SCREEN_LAYER, WORLD_LAYER};
 use crate::app::player::Player;
@@ -31,6 +31,9 @@ pub enum CameraMode {
     Chase,
     /// About a point (the flock's centre, unless panned), turned by the mouse.
     Orbit,
+    /// From the ground, as a person watches a murmuration: standing still, turning to keep the
+    /// flock in the middle of the picture (the starling scene's first camera).
+    Watch,
 }
 
 /// The 3D camera's settings and where it is.
@@ -102,15 +105,20 @@ fn spawn_camera(
     }
     let frame = SceneFrame::of(&config);
     view.centre = Vec3::ZERO;
+    if frame.dusk {
+        view.mode = CameraMode::Watch;
+    } else if view.mode == CameraMode::Watch {
+        view.mode = CameraMode::Chase;
+    }
     let span = frame.span;
-    let (eye, look) = wanted(&view, &frame, None);
+    let (eye, look) = wanted(&view, &frame, None, None);
     commands.spawn((
         Camera3d::default(),
         DeepCamera,
         DespawnOnExit(Space::Deep),
         Camera {
             order: -1,
-            clear_color: ClearColorConfig::Custom(HORIZON),
+            clear_color: ClearColorConfig::Custom(Sky::of(&frame).horizon),
             ..default()
         },
         Projection::Perspective(PerspectiveProjection {
@@ -123,17 +131,27 @@ fn spawn_camera(
         Tonemapping::AcesFitted,
         // The screen camera draws over it with no multisampling: the same here.
         Msaa::Off,
-        fog(span),
+        fog(&frame),
         RenderLayers::from_layers(&[SCREEN_LAYER, WORLD_LAYER]),
         Transform::from_translation(eye).looking_at(look, Vec3::Y),
     ));
 }
 
 /// Where the camera should be and what it looks at: behind the gold bird (`bird`: its place
-/// and heading; its start before it flies) or about the orbit's centre; above the ground.
-fn wanted(view: &DeepView, frame: &SceneFrame, bird: Option<(Vec3, Vec3)>) -> (Vec3, Vec3) {
+/// and heading; its start before it flies), about the orbit's centre, or from the ground
+/// towards the flock's centre (`flock`); above the ground.
+fn wanted(
+    view: &DeepView,
+    frame: &SceneFrame,
+    bird: Option<(Vec3, Vec3)>,
+    flock: Option<Vec3>,
+) -> (Vec3, Vec3) {
     let span = frame.span;
     let (eye, look) = match view.mode {
+        CameraMode::Watch => (
+            Vec3::new(0.0, frame.ground, 0.6 * span),
+            flock.unwrap_or(Vec3::ZERO),
+        ),
         CameraMode::Chase => {
             let (at, heading) = bird.unwrap_or((Flight::start(frame), Vec3::NEG_Z));
             (
@@ -151,9 +169,10 @@ fn wanted(view: &DeepView, frame: &SceneFrame, bird: Option<(Vec3, Vec3)>) -> (V
 }
 
 /// Fog from a little beyond the world to far away, the sky's colour at the horizon.
-fn fog(span: f32) -> DistanceFog {
+fn fog(frame: &SceneFrame) -> DistanceFog {
+    let span = frame.span;
     DistanceFog {
-        color: HORIZON,
+        color: Sky::of(frame).horizon,
         falloff: FogFalloff::Linear {
             start: 1.5 * span,
             end: 8.0 * span,
@@ -173,6 +192,7 @@ fn switch_mode(
         match view.mode {
             CameraMode::Chase => take_up_orbit(&mut view, &flocks),
             CameraMode::Orbit => view.mode = CameraMode::Chase,
+            CameraMode::Watch => take_up_orbit(&mut view, &flocks),
         }
         info!("camera: {:?}", view.mode);
     }
@@ -263,22 +283,27 @@ fn place_camera(
     frame: Option<Res<SceneFrame>>,
     player: Query<(&Transform, &Flight), (With<Player>, Without<DeepCamera>)>,
     view: Res<DeepView>,
-    mut camera: Query<(&mut Transform, &mut DistanceFog), With<DeepCamera>>,
+    flocks: Query<&FlockColumns<Vec3>>,
+    mut camera: Query<(&mut Transform, &mut DistanceFog, &mut Camera), With<DeepCamera>>,
 ) {
     let Some(frame) = frame else { return };
-    let Ok((mut transform, mut fog_now)) = camera.single_mut() else {
+    let Ok((mut transform, mut fog_now, mut lens)) = camera.single_mut() else {
         return;
     };
     let span = frame.span;
     if frame.is_changed() {
-        *fog_now = fog(span);
+        *fog_now = fog(&frame);
+        lens.clear_color = ClearColorConfig::Custom(Sky::of(&frame).horizon);
     }
+    let flock = (view.mode == CameraMode::Watch)
+        .then(|| centre_of_3d_flock(flocks.iter()))
+        .flatten();
     let ease = 1.0 - (-STIFFNESS * time.delta_secs().min(0.1)).exp();
     let bird = player
         .single()
         .ok()
         .map(|(t, flight)| (t.translation, flight.heading_flat()));
-    let (eye, look) = wanted(&view, &frame, bird);
+    let (eye, look) = wanted(&view, &frame, bird, flock);
     let floor = frame.ground + ABOVE_GROUND * span;
     let smoothed = transform.translation.lerp(eye, ease);
     transform.translation = Vec3::new(smoothed.x, smoothed.y.max(floor), smoothed.z);

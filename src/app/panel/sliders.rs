@@ -547,6 +547,13 @@ pub const PARAMS: &[ParamInfo] = &[
         "Weight of the pull to the neighbours (times centrality)",
     ),
     p(
+        "starlings.critical_centrality",
+        "",
+        0.0,
+        0.99,
+        "Centrality above which cohesion acts (0: inside, 1: edge)",
+    ),
+    p(
         "starlings.random_weight",
         "N",
         0.0,

@@ -47,6 +47,7 @@ fn hand_looks_over(
     active: Option<Res<ActiveFlock>>,
     mut commands: Commands,
     flocks: Query<Option<&FlockLook>, With<Flock>>,
+    config: Option<Res<crate::app::scene::SceneConfig>>,
 ) {
     let wanted = BirdDrawing {
         flapping: looks.flapping,
@@ -61,12 +62,25 @@ fn hand_looks_over(
     let Some(active) = active else {
         return;
     };
-    let look = FlockLook {
-        size: looks.bird_size,
-        small_flock: SMALL_FLOCK,
-        large_flock: LARGE_FLOCK,
-        large_flock_size: 24.0,
-        plain: PLAIN,
+    let starlings = config
+        .is_some_and(|c| c.preset.model == murmur_flock::murmur_core::models::ModelKind::Starlings);
+    let look = if starlings {
+        // Starlings at dusk: dark against the sky, the densest darkest.
+        FlockLook {
+            size: looks.bird_size,
+            small_flock: Color::srgb_u8(58, 50, 56),
+            large_flock: Color::srgb_u8(14, 12, 16),
+            large_flock_size: 6.0,
+            plain: Color::srgb_u8(24, 20, 24),
+        }
+    } else {
+        FlockLook {
+            size: looks.bird_size,
+            small_flock: SMALL_FLOCK,
+            large_flock: LARGE_FLOCK,
+            large_flock_size: 24.0,
+            plain: PLAIN,
+        }
     };
     if let Ok(current) = flocks.get(active.0)
         && current != Some(&look)

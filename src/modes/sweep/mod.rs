@@ -68,12 +68,13 @@ pub struct SweepArgs {
 }
 
 /// The figures `--y` may plot.
-const FIGURES: [&str; 6] = [
+const FIGURES: [&str; 7] = [
     "polarization",
     "mean_nn_distance",
     "interaction_neighbours",
     "border_density_ratio",
     "correlation_length",
+    "flock_size",
     "correlation_ratio",
 ];
 
@@ -160,6 +161,7 @@ impl RunResult {
             "interaction_neighbours" => m.interaction_neighbours,
             "border_density_ratio" => m.border_density_ratio.unwrap_or(f64::NAN),
             "correlation_length" => m.correlation_length.unwrap_or(f64::NAN),
+            "flock_size" => m.flock_size,
             "correlation_ratio" => m.correlation_length.unwrap_or(f64::NAN) / m.flock_size,
             _ => f64::NAN,
         }
@@ -190,7 +192,7 @@ fn point_preset(
     let mut p = base.clone();
     let usage = |e: murmur_flock::murmur_core::preset::PresetError| ModeError::Usage(e.to_string());
     if args.param == BOIDS {
-        if !(value >= 2.0 && value <= 10_000_000.0) {
+        if !(2.0..=10_000_000.0).contains(&value) {
             return Err(ModeError::Usage(format!(
                 "--param boids takes 2 to 10000000 birds, got {value}"
             )));
@@ -348,7 +350,14 @@ pub fn run(args: SweepArgs) -> Result<(), ModeError> {
     let mut lines: Vec<Series> = series
         .iter()
         .map(|(n, p)| Series {
-            label: format!("N = {n}, L = {}", p.world.width),
+            label: if args.param == BOIDS {
+                format!(
+                    "start box {} x {} x {} at {} birds, scaled",
+                    p.world.width, p.world.height, p.world.depth, p.world.boids
+                )
+            } else {
+                format!("N = {n}, L = {}", p.world.width)
+            },
             points: Vec::new(),
         })
         .collect();
