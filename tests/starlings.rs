@@ -132,3 +132,39 @@ fn sweep_takes_the_number_of_birds_and_plots_another_figure() {
     assert_eq!(bad.status.code(), Some(2));
     assert!(String::from_utf8_lossy(&bad.stderr).contains("correlation_length"));
 }
+
+#[test]
+fn a_falcon_splits_the_flock_and_the_parts_join_again() {
+    let run = |hunter: &[&str]| {
+        let mut args = vec![
+            "headless",
+            "--preset",
+            "starlings",
+            "--boids",
+            "2000",
+            "--world",
+            "44x9x30",
+            "--steps",
+            "1500",
+            "--every",
+            "50",
+        ];
+        args.extend_from_slice(hunter);
+        let out = lines(&murmur_output(&args));
+        let summary = out.last().unwrap().clone();
+        let changes: Vec<(u64, u64)> = summary["group_changes"]
+            .as_array()
+            .expect("the starling model's summary lists the group changes")
+            .iter()
+            .map(|c| (c["step"].as_u64().unwrap(), c["groups"].as_u64().unwrap()))
+            .collect();
+        changes
+    };
+    // A falcon diving from ahead and above, at 25 m/s.
+    let changes = run(&["--hunter", "120,30,0"]);
+    let split = changes.iter().position(|c| c.1 > 1);
+    let joined = split.and_then(|s| changes[s..].iter().position(|c| c.1 == 1));
+    assert!(split.is_some() && joined.is_some(), "{changes:?}");
+    // Negative control: without it the flock stays one.
+    assert_eq!(run(&[]), vec![], "no falcon, no split");
+}

@@ -89,6 +89,39 @@ struct Summary {
     /// The GPU's adapter, on the GPU path.
     #[serde(skip_serializing_if = "Option::is_none")]
     gpu: Option<String>,
+    /// For the starling model: each report at which the number of groups changed (the flock
+    /// split, or its parts joined), with the new count.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    group_changes: Option<Vec<GroupChange>>,
+}
+
+/// The flock split or joined: from this report on it is in `groups` groups.
+#[derive(Serialize, Clone, Copy)]
+struct GroupChange {
+    step: u64,
+    groups: usize,
+}
+
+/// Keeps the reports at which the number of groups changed.
+#[derive(Default)]
+struct GroupWatch {
+    last: Option<usize>,
+    changes: Vec<GroupChange>,
+}
+
+impl GroupWatch {
+    fn see(&mut self, sample: &Sample) {
+        let Some(groups) = sample.murmuration.map(|m| m.groups) else {
+            return;
+        };
+        if self.last.is_some_and(|last| last != groups) {
+            self.changes.push(GroupChange {
+                step: sample.step,
+                groups,
+            });
+        }
+        self.last = Some(groups);
+    }
 }
 
 /// A headless app running one flock with the normal flock plugins; [`ready`] it once every
@@ -240,11 +273,12 @@ impl MetricsFile {
                     .map_or(String::new(), |[t, w, l]| format!(",{t},{w},{l}"));
                 let shape = match &sample.murmuration {
                     Some(f) => format!(
-                        "{shape},{},{},{},{}",
+                        "{shape},{},{},{},{},{}",
                         f.interaction_neighbours,
                         opt(f.border_density_ratio),
                         opt(f.correlation_length),
-                        f.flock_size
+                        f.flock_size,
+                        f.groups
                     ),
                     None => shape,
                 };
@@ -399,7 +433,10 @@ fn run_in<V: Vector + Reflect + TypePath>(
             step_ms,
         }
     };
-    emit(&report(&mut app, 0, 0.0), &mut out)?;
+    let mut watch = GroupWatch::default();
+    let first = report(&mut app, 0, 0.0);
+    watch.see(&first);
+    emit(&first, &mut out)?;
     let (mut step, mut busy) = (0u64, Duration::ZERO);
     let mut progress = crate::progress::Progress::new("steps", args.steps);
     while step < args.steps {
@@ -410,7 +447,9 @@ fn run_in<V: Vector + Reflect + TypePath>(
         busy += elapsed;
         step += ticks;
         let step_ms = elapsed.as_secs_f64() * 1e3 / ticks as f64;
-        emit(&report(&mut app, step, step_ms), &mut out)?;
+        let sample = report(&mut app, step, step_ms);
+        watch.see(&sample);
+        emit(&sample, &mut out)?;
     }
     progress.finish();
     let seconds = busy.as_secs_f64();
@@ -434,6 +473,7 @@ fn run_in<V: Vector + Reflect + TypePath>(
         state_hash: format!("{:016x}", flock_state_hash(app.world_mut(), flock)),
         path: "cpu",
         gpu: None,
+        group_changes: starlings.then_some(watch.changes),
     };
     writeln!(
         out,

@@ -16,6 +16,12 @@ pub const CENTRALITY_NEIGHBOURS: usize = 12;
 /// A bird whose centrality is at least this lies in the flock's outer layer.
 pub const BORDER_CENTRALITY: f64 = 0.35;
 
+/// Birds closer than this are in one group, metres (about twice a murmuration's spacing).
+pub const GROUP_LINK: f32 = 3.0;
+
+/// A group counts when it holds at least this share of the birds (stragglers do not).
+pub const GROUP_SHARE: f64 = 0.05;
+
 /// Distance bins across the flock for the velocity correlation function.
 const CORRELATION_BINS: usize = 200;
 
@@ -36,6 +42,9 @@ pub struct MurmurationFigures {
     pub correlation_length: Option<f64>,
     /// The flock's size L: the largest distance between two of its birds.
     pub flock_size: f64,
+    /// Groups the flock is in: sets of birds linked by gaps under [`GROUP_LINK`], counting
+    /// those of at least [`GROUP_SHARE`] of the birds. 1: one flock; more: it has split.
+    pub groups: usize,
 }
 
 impl MurmurationFigures {
@@ -79,8 +88,41 @@ impl MurmurationFigures {
             border_density_ratio,
             correlation_length,
             flock_size,
+            groups: groups(params, pos, vel),
         }
     }
+}
+
+/// The groups of at least [`GROUP_SHARE`] of the birds, birds linked by gaps under
+/// [`GROUP_LINK`] (connected components, by union-find over a grid of that radius).
+fn groups<V: Vector>(params: &FlockParams, pos: &[V], vel: &[V]) -> usize {
+    let n = pos.len();
+    let mut grid = NeighbourGrid::new();
+    let bounds = crate::sim::grid_bounds(params, pos.iter().copied());
+    grid.rebuild(&bounds, GROUP_LINK, pos, vel);
+    let mut parent: Vec<u32> = (0..n as u32).collect();
+    fn root(parent: &mut [u32], mut i: u32) -> u32 {
+        while parent[i as usize] != i {
+            let up = parent[parent[i as usize] as usize];
+            parent[i as usize] = up;
+            i = up;
+        }
+        i
+    }
+    for k in 0..n {
+        grid.for_each_neighbour(k, GROUP_LINK, usize::MAX, |j, _, _| {
+            let (a, b) = (root(&mut parent, k as u32), root(&mut parent, j as u32));
+            if a != b {
+                parent[a.max(b) as usize] = a.min(b);
+            }
+        });
+    }
+    let mut sizes = vec![0usize; n];
+    for k in 0..n {
+        sizes[root(&mut parent, k as u32) as usize] += 1;
+    }
+    let least = ((GROUP_SHARE * n as f64).ceil() as usize).max(1);
+    sizes.iter().filter(|&&s| s >= least).count()
 }
 
 /// How many neighbours boid `k` (sorted) heeds under `params`.
@@ -284,6 +326,21 @@ mod tests {
         let f = figures(&pos, &noisy);
         let xi = f.correlation_length.expect("crosses zero");
         assert!(xi / f.flock_size < 0.05, "{xi} of {}", f.flock_size);
+    }
+
+    #[test]
+    fn two_flocks_apart_are_two_groups_and_one_with_stragglers_is_one() {
+        let size = Vec3::new(20.0, 6.0, 20.0);
+        let mut pos = gas(1000, size, 9);
+        let vel = vec![Vec3::X; 2000];
+        assert_eq!(figures(&pos, &vel[..1000]).groups, 1);
+        // A few stragglers far off are no group...
+        let mut with_stragglers = pos.clone();
+        with_stragglers.extend((0..10).map(|i| Vec3::new(100.0 + 20.0 * i as f32, 0.0, 0.0)));
+        assert_eq!(figures(&with_stragglers, &vel[..1010]).groups, 1);
+        // ... a second flock 30 m off is.
+        pos.extend(gas(1000, size, 10).into_iter().map(|p| p + Vec3::X * 50.0));
+        assert_eq!(figures(&pos, &vel).groups, 2);
     }
 
     #[test]

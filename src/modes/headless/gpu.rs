@@ -118,6 +118,7 @@ pub(super) fn run(
         },
         path: "gpu",
         gpu: Some(gpu.describe()),
+        group_changes: None,
     };
     writeln!(
         std::io::stdout(),

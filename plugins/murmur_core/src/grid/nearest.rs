@@ -176,18 +176,23 @@ impl<V: Vector> NeighbourGrid<V> {
                 return found;
             }
             let rz = if V::DIM == 3 { r } else { 0 };
+            // Shell r: the cells whose farthest axis (x counted in `reach` cells) is r away;
+            // a row along x inside the shell's faces has only its two ends in it.
+            let (outer, inner) = (r * reach, (r - 1).max(0) * reach);
             for dz in -rz..=rz {
                 for dy in -r..=r {
-                    for dx in -r * reach..=r * reach {
-                        let shell = (dx.abs() + reach - 1) / reach;
-                        if shell.max(dy.abs()).max(dz.abs()) != r {
-                            continue; // an inner shell's: already searched
-                        }
-                        let Some((cell, shift)) = self.neighbour_cell(c, [dx, dy, dz]) else {
-                            continue;
-                        };
-                        for j in self.cell_range(cell) {
-                            offer(out, j, self.pos(j) + shift - p, &mut found);
+                    let on_face = r == 0 || dy.abs() == r || dz.abs() == r;
+                    let ends = [(-outer, -inner - 1), (inner + 1, outer)];
+                    let whole = [(-outer, outer)];
+                    let spans: &[(isize, isize)] = if on_face { &whole } else { &ends };
+                    for &(from, to) in spans {
+                        for dx in from..=to {
+                            let Some((cell, shift)) = self.neighbour_cell(c, [dx, dy, dz]) else {
+                                continue;
+                            };
+                            for j in self.cell_range(cell) {
+                                offer(out, j, self.pos(j) + shift - p, &mut found);
+                            }
                         }
                     }
                 }
