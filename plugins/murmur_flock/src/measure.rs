@@ -17,6 +17,17 @@ pub fn flock_state<V: Vector + Reflect + TypePath>(
     world: &mut World,
     flock: Entity,
 ) -> (Vec<V>, Vec<V>) {
+    birds_by_id::<V>(world, flock)
+        .into_iter()
+        .map(|(_, p, v)| (p, v))
+        .unzip()
+}
+
+/// `flock`'s birds as (id, position, velocity), ordered by id.
+fn birds_by_id<V: Vector + Reflect + TypePath>(
+    world: &mut World,
+    flock: Entity,
+) -> Vec<(u32, V, V)> {
     let mut birds: Vec<(u32, V, V)> = world
         .query::<(&Boid, &FlockMember, &Position<V>, &Velocity<V>)>()
         .iter(world)
@@ -24,7 +35,7 @@ pub fn flock_state<V: Vector + Reflect + TypePath>(
         .map(|(boid, _, p, v)| (boid.id, p.0, v.0))
         .collect();
     birds.sort_unstable_by_key(|b| b.0);
-    birds.into_iter().map(|(_, p, v)| (p, v)).unzip()
+    birds
 }
 
 /// Measures `flock` as it is now (in its own space: a 3D flock's figures include its shape);
@@ -66,13 +77,7 @@ fn murmuration<V: Vector + Reflect + TypePath>(
     flock: Entity,
     params: &murmur_core::params::FlockParams,
 ) -> MurmurationFigures {
-    let mut birds: Vec<(u32, V, V)> = world
-        .query::<(&Boid, &FlockMember, &Position<V>, &Velocity<V>)>()
-        .iter(world)
-        .filter(|(_, member, _, _)| member.0 == flock)
-        .map(|(boid, _, p, v)| (boid.id, p.0, v.0))
-        .collect();
-    birds.sort_unstable_by_key(|b| b.0);
+    let birds = birds_by_id::<V>(world, flock);
     let ids: Vec<u32> = birds.iter().map(|b| b.0).collect();
     let pos: Vec<V> = birds.iter().map(|b| b.1).collect();
     let vel: Vec<V> = birds.iter().map(|b| b.2).collect();
