@@ -64,7 +64,7 @@ fn draw_hud(
     bodies: Option<Res<murmur_physics::prelude::BirdBodies>>,
     path: Res<super::path::FlockPath>,
     space: Option<Res<State<super::deep::Space>>>,
-    #[cfg(not(target_arch = "wasm32"))] view: Option<Res<super::deep::view::DeepView>>,
+    view: Option<Res<super::deep::view::DeepView>>,
 ) -> Result {
     let flat = super::deep::flat(space);
     let help_text = super::keys::help_line(!flat);
@@ -95,7 +95,6 @@ fn draw_hud(
     if flat && follow.on && follow.engaged {
         extras.push_str(" · camera follows");
     }
-    #[cfg(not(target_arch = "wasm32"))]
     if !flat && let Some(view) = view {
         extras.push_str(match view.mode {
             super::deep::view::CameraMode::Chase => " · chase camera",

@@ -138,8 +138,11 @@ pub const KEYS: &[Key] = &[
     Key {
         input: "touch",
         flat: "tap: place the leader; a second finger's tap: remove it; drag: steer the gold bird; pinch: zoom",
-        deep: "",
-        hint: ["touch: tap leader, drag steer, pinch zoom", ""],
+        deep: "tap: place the leader above the ground there; a second finger's tap: remove it; drag: orbit the camera; pinch: zoom",
+        hint: [
+            "touch: tap leader, drag steer, pinch zoom",
+            "touch: tap leader, drag orbit, pinch zoom",
+        ],
     },
 ];
 

@@ -7,6 +7,8 @@ pub mod camera;
 pub mod capture;
 pub mod controls;
 pub mod deep;
+#[cfg(target_arch = "wasm32")]
+pub mod fonts;
 pub mod hud;
 pub mod keys;
 pub mod leader;
@@ -114,14 +116,17 @@ pub fn engine(window: (u32, u32)) -> App {
         auto_create_primary_context: false,
         ..default()
     })
-    .add_plugins(EguiPlugin::default())
-    // The library's flock plugins, but the app's own click handling (it knows its UI and the
-    // obstacle editing; it places the library's leader).
-    .add_plugins((
-        FlockPlugins::default()
-            .build()
-            .disable::<ClickLeaderPlugin>(),
-        FlockPhysicsPlugin::default(),
-    ));
+    .add_plugins(EguiPlugin::default());
+    #[cfg(target_arch = "wasm32")]
+    app.add_observer(fonts::page_fonts);
+    app
+        // The library's flock plugins, but the app's own click handling (it knows its UI and the
+        // obstacle editing; it places the library's leader).
+        .add_plugins((
+            FlockPlugins::default()
+                .build()
+                .disable::<ClickLeaderPlugin>(),
+            FlockPhysicsPlugin::default(),
+        ));
     app
 }

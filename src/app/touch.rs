@@ -1,6 +1,7 @@
 //! Touch, for a phone or a tablet: a tap places the leader, a second finger's tap (while one
-//! rests) removes it, dragging one finger steers the gold bird towards it, and pinching zooms
-//! about the fingers. Touches that start on the panel are the panel's.
+//! rests) removes it, and pinching zooms about the fingers. In the flat scene dragging one
+//! finger steers the gold bird towards it; in the 3D scene it turns the orbit camera
+//! (`deep::touch`). Touches that start on the panel are the panel's.
 
 use super::camera::{TrackCursor, WorldCamera};
 use super::scene::SceneConfig;
@@ -11,20 +12,23 @@ use murmur_flock::prelude::*;
 
 /// A finger that moves less than this (pixels) is tapping, not dragging.
 pub const TAP_SLOP: f32 = 12.0;
-/// A finger held longer than this (seconds) is not tapping. Generous: the touches are timed by
-/// the frames that see them, and a slow device's frame can take a quarter of a second.
+/// A finger held longer than this (seconds) is not tapping. The touches are timed by the frames
+/// that see them: a finger is taken to have landed as late, and lifted as early, as those frames
+/// allow, so that a tap on a slow device (a software-drawn 3D page takes up to a second a frame,
+/// and the browser hands each touch to its own frame) still counts.
 pub const TAP_SECONDS: f64 = 1.0;
 
-/// What the fingers ask for.
-#[derive(Clone, Copy, Debug, PartialEq)]
+/// What the fingers ask for (a message each scene's handler reads).
+#[derive(Message, Clone, Copy, Debug, PartialEq)]
 pub enum Gesture {
     /// One finger tapped here (window pixels): place the leader.
     Tap(Vec2),
     /// A second finger tapped while another rested: remove the leader.
     SecondTap,
-    /// One finger drags, now here (window pixels): steer the gold bird towards it.
+    /// One finger drags, now here (window pixels): steer the gold bird towards it (in 3D:
+    /// turn the camera).
     Steer(Vec2),
-    /// The steering finger lifted.
+    /// The dragging finger lifted.
     SteerEnd,
     /// Two fingers moved apart (`factor` > 1) or together, about `about` (window pixels).
     Pinch {
@@ -134,22 +138,27 @@ pub fn plugin(app: &mut App) {
     app.init_resource::<Gestures>()
         .init_resource::<TouchSteer>()
         .init_resource::<EguiWantsInput>()
-        .add_systems(Update, touches.after(TrackCursor));
+        .add_message::<Gesture>()
+        .add_systems(
+            Update,
+            (read_touches, flat_gestures.run_if(super::deep::flat))
+                .chain()
+                .after(TrackCursor),
+        );
 }
 
-fn touches(
-    mut commands: Commands,
+/// Touches, but those that started on the panel, turned into [`Gesture`] messages.
+pub fn read_touches(
     mut input: MessageReader<TouchInput>,
     mut gestures: ResMut<Gestures>,
-    mut steer: ResMut<TouchSteer>,
     mut ignored: Local<Vec<u64>>,
     time: Res<Time<Real>>,
     wants: Res<EguiWantsInput>,
-    config: Res<SceneConfig>,
-    camera: Single<(&Camera, &GlobalTransform, &mut Projection, &mut Transform), With<WorldCamera>>,
+    mut out: MessageWriter<Gesture>,
 ) {
-    let (camera, global, mut projection, mut transform) = camera.into_inner();
+    // This frame's time, and the previous frame's: a touch seen now happened between the two.
     let t = time.elapsed_secs_f64();
+    let earliest = t - time.delta_secs_f64();
     for touch in input.read() {
         let gesture = match touch.phase {
             TouchPhase::Started if wants.wants_any_pointer_input() => {
@@ -164,19 +173,35 @@ fn touches(
             }
             TouchPhase::Started => gestures.start(touch.id, touch.position, t),
             TouchPhase::Moved => gestures.moved(touch.id, touch.position),
-            TouchPhase::Ended => gestures.end(touch.id, t, false),
-            TouchPhase::Canceled => gestures.end(touch.id, t, true),
+            TouchPhase::Ended => gestures.end(touch.id, earliest, false),
+            TouchPhase::Canceled => gestures.end(touch.id, earliest, true),
         };
-        match gesture {
-            Some(Gesture::Tap(at)) => {
+        if let Some(gesture) = gesture {
+            out.write(gesture);
+        }
+    }
+}
+
+/// The flat scene's gestures: tap and second tap, steering, pinch zoom.
+fn flat_gestures(
+    mut commands: Commands,
+    mut gestures: MessageReader<Gesture>,
+    mut steer: ResMut<TouchSteer>,
+    config: Res<SceneConfig>,
+    camera: Single<(&Camera, &GlobalTransform, &mut Projection, &mut Transform), With<WorldCamera>>,
+) {
+    let (camera, global, mut projection, mut transform) = camera.into_inner();
+    for gesture in gestures.read() {
+        match *gesture {
+            Gesture::Tap(at) => {
                 if let Ok(at) = camera.viewport_to_world_2d(global, at) {
                     commands.place_leader(at, config.preset.leader);
                 }
             }
-            Some(Gesture::SecondTap) => commands.remove_leader(),
-            Some(Gesture::Steer(at)) => steer.0 = Some(at),
-            Some(Gesture::SteerEnd) => steer.0 = None,
-            Some(Gesture::Pinch { factor, about }) => {
+            Gesture::SecondTap => commands.remove_leader(),
+            Gesture::Steer(at) => steer.0 = Some(at),
+            Gesture::SteerEnd => steer.0 = None,
+            Gesture::Pinch { factor, about } => {
                 let Projection::Orthographic(ortho) = &mut *projection else {
                     continue;
                 };
@@ -191,7 +216,6 @@ fn touches(
                 transform.translation.y = moved.y;
                 ortho.scale = new_scale;
             }
-            None => {}
         }
     }
 }

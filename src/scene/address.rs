@@ -117,24 +117,6 @@ pub fn scene(query: &PageQuery) -> (SceneConfig, Vec<String>) {
     let mut resolved = request
         .resolve(WorldFit::KeepDensity, Unmet::Warn)
         .expect("a page's request falls back rather than fails");
-    if resolved.preset.world.depth > 0.0 {
-        let fallback = SceneRequest {
-            preset: DEFAULT_PRESET,
-            ..request
-        };
-        let mut flat = fallback
-            .resolve(WorldFit::KeepDensity, Unmet::Warn)
-            .expect("the default preset resolves");
-        flat.warnings.insert(
-            0,
-            format!(
-                "preset={}: {}; showing {DEFAULT_PRESET}",
-                request.preset,
-                super::request::FLAT_PAGE_ONLY
-            ),
-        );
-        resolved = flat;
-    }
     let deep = resolved.preset.world.depth > 0.0;
     let name = query.preset.as_deref().unwrap_or(DEFAULT_PRESET);
     let mut point = |what: &str, p: Option<ScenePoint>| {
@@ -307,17 +289,17 @@ mod tests {
     }
 
     #[test]
-    fn a_3d_preset_falls_back_to_the_default_with_a_warning() {
-        let (query, _) = parse("?preset=reynolds3d&boids=300");
+    fn a_3d_preset_opens_in_3d_with_its_points_in_three_coordinates() {
+        let (query, _) = parse("?preset=reynolds3d&boids=300&leader=10,20,30");
         let (scene, warnings) = super::scene(&query);
-        assert_eq!(scene.preset.world.depth, 0.0);
+        assert!(scene.preset.world.depth > 0.0);
         assert_eq!(scene.boids, 300);
-        assert!(
-            warnings[0].starts_with("preset=reynolds3d: "),
-            "{warnings:?}"
-        );
-        // Negative control: a flat preset is shown as asked, without a warning.
-        let (query, _) = parse("?preset=cornell");
-        assert!(super::scene(&query).1.is_empty());
+        assert_eq!(scene.leader, Some(Vec3::new(10.0, 20.0, 30.0)));
+        assert!(warnings.is_empty(), "{warnings:?}");
+        // Negative control: a flat point in a 3D world is warned about and left out.
+        let (query, _) = parse("?preset=reynolds3d&leader=10,20");
+        let (scene, warnings) = super::scene(&query);
+        assert_eq!(scene.leader, None);
+        assert_eq!(warnings.len(), 1, "{warnings:?}");
     }
 }

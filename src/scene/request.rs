@@ -8,11 +8,6 @@ use super::keep_density;
 use super::text::WorldSize;
 use murmur_flock::murmur_core::preset::{MAX_BOIDS, Preset};
 
-/// Why the web page falls back from a 3D preset, for now.
-pub const FLAT_PAGE_ONLY: &str = "the page shows flat scenes only so far (its 3D scene is still \
-     to come); a 3D preset (a world with a depth) flies in the native app: \
-     `murmur run --preset reynolds3d`";
-
 /// What the scene asks for; `None` where it says nothing.
 #[derive(Clone, Copy, Debug)]
 pub struct SceneRequest<'a> {

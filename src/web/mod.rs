@@ -41,9 +41,19 @@ pub fn run() {
         scene.preset.model.name(),
         scene.seed
     );
+    let world = &scene.preset.world;
+    let deep = world.depth > 0.0;
+    if deep {
+        summary += &format!(
+            ", 3D world {}x{}x{}",
+            world.width, world.height, world.depth
+        );
+    }
     for (what, at) in [("leader", scene.leader), ("hunter", scene.hunter)] {
-        if let Some(at) = at {
-            summary += &format!(", {what} at {},{}", at.x, at.y);
+        match at {
+            Some(at) if deep => summary += &format!(", {what} at {},{},{}", at.x, at.y, at.z),
+            Some(at) => summary += &format!(", {what} at {},{}", at.x, at.y),
+            None => {}
         }
     }
 

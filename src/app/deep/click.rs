@@ -69,6 +69,23 @@ pub fn leader_above(on_ground: Vec3, flock_height: f32, frame: &SceneFrame) -> V
     )
 }
 
+/// Places the leader above the ground point `hit`, at the flock's height (a click's or a tap's).
+pub fn place_leader_over(
+    commands: &mut Commands,
+    hit: Vec3,
+    flocks: &Query<&FlockColumns<Vec3>>,
+    frame: &SceneFrame,
+    config: &SceneConfig,
+) {
+    let height = centre_of_3d_flock(flocks.iter()).map_or(0.0, |c| c.y);
+    let leader = leader_above(hit, height, frame);
+    commands.place_leader(leader, config.preset.leader);
+    info!(
+        "leader placed at ({:.0}, {:.0}, {:.0})",
+        leader.x, leader.y, leader.z
+    );
+}
+
 #[allow(clippy::too_many_arguments)]
 fn click(
     mut commands: Commands,
@@ -105,13 +122,7 @@ fn click(
             if editing {
                 place_column(&mut commands, hit, &frame, &mut meshes, &mut materials);
             } else {
-                let height = centre_of_3d_flock(flocks.iter()).map_or(0.0, |c| c.y);
-                let leader = leader_above(hit, height, &frame);
-                commands.place_leader(leader, config.preset.leader);
-                info!(
-                    "leader placed at ({:.0}, {:.0}, {:.0})",
-                    leader.x, leader.y, leader.z
-                );
+                place_leader_over(&mut commands, hit, &flocks, &frame, &config);
             }
         }
     }

@@ -1,16 +1,13 @@
 //! The 3D scene: what the window shows when the flock's world has a depth. A sky, a ground and a
 //! sun ([`scenery`]), the preset's solids, a chase and an orbit camera ([`view`]), the gold bird
 //! flying in 3D ([`flight`]), the leader placed by a click and marked down to the ground
-//! ([`click`]). The app is in one [`Space`] at a time; the panel's preset picker moves it
-//! between the two live. The web page's build has no 3D renderer: there the app stays flat.
+//! ([`click`]), touch ([`touch`]). The app is in one [`Space`] at a time; the panel's preset picker moves it
+//! between the two live.
 
-#[cfg(not(target_arch = "wasm32"))]
 pub mod click;
-#[cfg(not(target_arch = "wasm32"))]
 pub mod flight;
-#[cfg(not(target_arch = "wasm32"))]
 pub mod scenery;
-#[cfg(not(target_arch = "wasm32"))]
+pub mod touch;
 pub mod view;
 
 use super::scene::SceneConfig;
@@ -52,10 +49,6 @@ pub fn deep(space: Option<Res<State<Space>>>) -> bool {
 /// The 3D scene's line drawings (the world's box, the leader's line to the ground): they need
 /// Bevy's gizmos.
 pub fn lines_plugin(app: &mut App) {
-    // The web page's build draws no 3D scene.
-    #[cfg(target_arch = "wasm32")]
-    let _ = app;
-    #[cfg(not(target_arch = "wasm32"))]
     app.add_systems(
         Update,
         (scenery::draw_bounds, click::mark_leader).run_if(deep),
@@ -71,14 +64,18 @@ pub fn plugin(app: &mut App) {
         .map_or(Space::Flat, Space::of);
     app.insert_state(start)
         .add_systems(PreUpdate, follow_preset);
-    #[cfg(not(target_arch = "wasm32"))]
     app.add_systems(Update, size_birds.run_if(deep))
-        .add_plugins((scenery::plugin, view::plugin, flight::plugin, click::plugin));
+        .add_plugins((
+            scenery::plugin,
+            view::plugin,
+            flight::plugin,
+            click::plugin,
+            touch::plugin,
+        ));
 }
 
 /// In 3D a bird is drawn 45% of the model's personal space long, whatever the window (the
 /// flat scene sizes birds in screen pixels): sized again when the model or world changes.
-#[cfg(not(target_arch = "wasm32"))]
 fn size_birds(
     config: Res<SceneConfig>,
     looks: Option<ResMut<super::render::Looks>>,

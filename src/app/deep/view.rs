@@ -190,20 +190,22 @@ fn switch_mode(
 ) {
     if keys.just_pressed(KeyCode::KeyV) {
         match view.mode {
-            CameraMode::Chase => take_up_orbit(&mut view, &flocks),
-            CameraMode::Orbit => view.mode = CameraMode::Chase,
-            CameraMode::Watch => take_up_orbit(&mut view, &flocks),
+            CameraMode::Chase | CameraMode::Watch => take_up_orbit(&mut view, &flocks),
+            CameraMode::Orbit => {
+                view.mode = CameraMode::Chase;
+                info!("camera: {:?}", view.mode);
+            }
         }
-        info!("camera: {:?}", view.mode);
     }
 }
 
 /// The orbit camera, turning about the flock's centre (when the chase camera hands over).
-fn take_up_orbit(view: &mut DeepView, flocks: &Query<&FlockColumns<Vec3>>) {
+pub(super) fn take_up_orbit(view: &mut DeepView, flocks: &Query<&FlockColumns<Vec3>>) {
     if view.mode == CameraMode::Orbit {
         return;
     }
     view.mode = CameraMode::Orbit;
+    info!("camera: {:?}", view.mode);
     if let Some(centre) = centre_of_3d_flock(flocks.iter()) {
         view.centre = centre;
     }
@@ -227,8 +229,7 @@ fn orbit_mouse(
     }
     let shift = keys.pressed(KeyCode::ShiftLeft) || keys.pressed(KeyCode::ShiftRight);
     if scroll.delta.y != 0.0 {
-        view.distance =
-            (view.distance * 0.9f32.powf(scroll.delta.y.clamp(-5.0, 5.0))).clamp(0.05, 8.0);
+        zoom(&mut view, 0.9f32.powf(scroll.delta.y.clamp(-5.0, 5.0)));
         take_up_orbit(&mut view, &flocks);
     }
     let d = motion.delta;
@@ -236,8 +237,7 @@ fn orbit_mouse(
         return;
     }
     if buttons.pressed(MouseButton::Left) && !shift {
-        view.yaw -= d.x * 0.006;
-        view.pitch = (view.pitch + d.y * 0.006).clamp(-0.2, 1.5);
+        turn(&mut view, d);
         take_up_orbit(&mut view, &flocks);
     }
     if buttons.pressed(MouseButton::Middle)
@@ -248,6 +248,17 @@ fn orbit_mouse(
         take_up_orbit(&mut view, &flocks);
         view.centre += shift;
     }
+}
+
+/// Turns the orbit by a drag of `d` pixels (a mouse's or a finger's).
+pub(super) fn turn(view: &mut DeepView, d: Vec2) {
+    view.yaw -= d.x * 0.006;
+    view.pitch = (view.pitch + d.y * 0.006).clamp(-0.2, 1.5);
+}
+
+/// Brings the orbit camera `factor` times as close (the wheel's notch, a pinch).
+pub(super) fn zoom(view: &mut DeepView, factor: f32) {
+    view.distance = (view.distance * factor).clamp(0.05, 8.0);
 }
 
 /// Home: the orbit camera frames the whole flock.

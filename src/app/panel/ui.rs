@@ -16,7 +16,7 @@ use egui_plot::{Line, Plot};
 use murmur_flock::murmur_core::edges::EdgeMode;
 use murmur_flock::murmur_core::leader::LeaderMode;
 use murmur_flock::murmur_core::models::ModelKind;
-use murmur_flock::murmur_core::preset::{Preset, builtin_names};
+use murmur_flock::murmur_core::preset::builtin_names;
 use murmur_flock::prelude::*;
 
 /// One slider for a described parameter; an action when it moves.
@@ -136,7 +136,7 @@ pub(super) fn draw_panel(
                 });
                 if !state.warnings.is_empty() {
                     for w in &state.warnings {
-                        ui.colored_label(egui::Color32::from_rgb(200, 40, 30), format!("⚠ {w}"));
+                        ui.colored_label(egui::Color32::from_rgb(200, 40, 30), format!("▲ {w}"));
                     }
                     if ui.small_button("dismiss").clicked() {
                         out.push(PanelAction::DismissWarnings);
@@ -393,13 +393,8 @@ fn presets_section(
         egui::ComboBox::from_id_salt("preset-list")
             .selected_text(current.clone())
             .show_ui(ui, |ui| {
-                // The page shows flat scenes only so far: there, 3D presets are left out.
                 for name in builtin_names() {
-                    let shown = cfg!(not(target_arch = "wasm32"))
-                        || Preset::load(&name).is_ok_and(|p| p.world.depth <= 0.0);
-                    if shown {
-                        ui.selectable_value(&mut state.selected, name.clone(), name);
-                    }
+                    ui.selectable_value(&mut state.selected, name.clone(), name);
                 }
                 for name in state.user_presets.clone() {
                     ui.selectable_value(
