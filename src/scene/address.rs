@@ -294,7 +294,7 @@ mod tests {
         let (scene, warnings) = super::scene(&query);
         assert!(scene.preset.world.depth > 0.0);
         assert_eq!(scene.boids, 300);
-        assert_eq!(scene.leader, Some(Vec3::new(10.0, 20.0, 30.0)));
+        assert_eq!(scene.leader, Some(bevy::math::Vec3::new(10.0, 20.0, 30.0)));
         assert!(warnings.is_empty(), "{warnings:?}");
         // Negative control: a flat point in a 3D world is warned about and left out.
         let (query, _) = parse("?preset=reynolds3d&leader=10,20");
