@@ -296,8 +296,8 @@ mod tests {
         assert_eq!(scene.boids, 300);
         assert_eq!(scene.leader, Some(bevy::math::Vec3::new(10.0, 20.0, 30.0)));
         assert!(warnings.is_empty(), "{warnings:?}");
-        // Negative control: a flat point in a 3D world is warned about and left out.
-        let (query, _) = parse("?preset=reynolds3d&leader=10,20");
+        // Negative control: a point with a depth in a flat world is warned about and left out.
+        let (query, _) = parse("?preset=reynolds&leader=10,20,30");
         let (scene, warnings) = super::scene(&query);
         assert_eq!(scene.leader, None);
         assert_eq!(warnings.len(), 1, "{warnings:?}");
