@@ -126,7 +126,7 @@ pub const PARAMS: &[ParamInfo] = &[
         "deg",
         0.0,
         360.0,
-        "Degrees behind each bird that it cannot see (not couzin: it has its own)",
+        "Degrees behind each bird that it cannot see (not couzin or starlings: they have their own)",
     ),
     p(
         "predator.range",

@@ -248,8 +248,7 @@ fn parameters_section(ui: &mut egui::Ui, config: &SceneConfig, out: &mut Vec<Pan
             if config.preset.edges.mode == EdgeMode::Turn {
                 sliders_for(ui, config, "edges", out);
             }
-            // Couzin has its own blind angle among its parameters.
-            if config.preset.model != ModelKind::Couzin {
+            if general_blind_angle_applies(config.preset.model) {
                 sliders_for(ui, config, "view", out);
             }
         });
@@ -511,4 +510,50 @@ fn keys_section(ui: &mut egui::Ui, config: &SceneConfig) {
             }
         });
     });
+}
+
+/// Whether a model heeds the general blind angle (`view.blind_angle`): couzin and the starlings
+/// have their own among their parameters, and the general one would be a slider that does
+/// nothing.
+fn general_blind_angle_applies(model: ModelKind) -> bool {
+    !matches!(model, ModelKind::Couzin | ModelKind::Starlings)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::general_blind_angle_applies;
+    use murmur_flock::murmur_core::Vec3;
+    use murmur_flock::murmur_core::models::ModelKind;
+    use murmur_flock::murmur_core::preset::Preset;
+    use murmur_flock::murmur_core::sim::FlockSim;
+
+    /// The state of the model's 3D preset flock after a few ticks, with the general blind angle
+    /// at `degrees`.
+    fn hash_with_blind_angle(kind: ModelKind, degrees: f32) -> u64 {
+        let name = match kind {
+            ModelKind::Starlings => "starlings".to_owned(),
+            _ => format!("{}3d", kind.name()),
+        };
+        let mut params = Preset::load(&name)
+            .expect("a built-in preset")
+            .flock_params();
+        params.blind_angle = degrees;
+        let mut flock = FlockSim::<Vec3>::new(params, 1000, 3);
+        for _ in 0..20 {
+            flock.step();
+        }
+        flock.state_hash()
+    }
+
+    #[test]
+    fn the_general_blind_angle_slider_shows_for_exactly_the_models_it_changes() {
+        for kind in ModelKind::ALL {
+            let changes = hash_with_blind_angle(kind, 0.0) != hash_with_blind_angle(kind, 150.0);
+            assert_eq!(
+                general_blind_angle_applies(kind),
+                changes,
+                "{kind:?}: the slider shows iff the angle changes the flock"
+            );
+        }
+    }
 }
