@@ -10,7 +10,7 @@ import { mkdir, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { serve } from "../serve.mjs";
-import { SIZE, checks, isBird, launch, matching, pixels, started } from "./lib.mjs";
+import { SIZE, checks, isBird, launch, matching, open as openPage, pixels } from "./lib.mjs";
 
 /** The 3D leader's orb and its line (crimson, lit and drawn over the ground a little lighter
  * than the flat scene's crimson). */
@@ -76,17 +76,7 @@ try {
   // second a frame, longer than a tap may last, at 640x400 a fifth of that. The touches go to a
   // page that size.
   const small = await browser.newContext({ viewport: { width: 640, height: 400 }, hasTouch: true });
-  const open = async (address, within = context) => {
-    const page = await within.newPage();
-    page.on("console", (m) => {
-      logs.push(`${m.type()}: ${m.text()}`);
-      if (m.type() === "error") errors.push(m.text());
-    });
-    page.on("pageerror", (e) => errors.push(String(e)));
-    await page.goto(address);
-    await started(page);
-    return page;
-  };
+  const open = (address, within = context) => openPage(within, address, { logs, errors, settle: 0 });
 
   // A thin layer of birds seen from behind and above (the chase camera): near ones low in the
   // picture, far ones up towards the horizon, drawn smaller.

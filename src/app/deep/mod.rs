@@ -1,8 +1,8 @@
 //! The 3D scene: what the window shows when the flock's world has a depth. A sky, a ground and a
 //! sun ([`scenery`]), the preset's solids, a chase and an orbit camera ([`view`]), the gold bird
 //! flying in 3D ([`flight`]), the leader placed by a click and marked down to the ground
-//! ([`click`]), touch ([`touch`]). The app is in one [`Space`] at a time; the panel's preset picker moves it
-//! between the two live.
+//! ([`click`]), touch ([`touch`]). The app is in one [`Space`] at a time; the panel's preset
+//! picker moves it between the two live.
 
 pub mod click;
 pub mod flight;
