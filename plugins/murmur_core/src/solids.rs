@@ -249,12 +249,16 @@ pub fn avoid<V: Vector>(
 
 /// Puts a bird that ended a move within `clearance` of a solid back on that margin's surface,
 /// and takes from its velocity the part that points into the solid. Only a 3D flock has solids.
+/// The ground comes last, so that no bird ends a move below it: a box standing on the ground
+/// would otherwise push a bird at its foot out through its bottom face, into the ground.
 #[inline]
 pub fn keep_out<V: Vector>(solids: &[Solid], clearance: f32, p: &mut V, v: &mut V) {
     if V::DIM != 3 {
         return;
     }
-    for solid in solids {
+    let is_ground = |s: &&Solid| matches!(s, Solid::Ground { .. });
+    let above = solids.iter().filter(|s| !is_ground(s));
+    for solid in above.chain(solids.iter().filter(is_ground)) {
         let q = p.to_vec3();
         if !solid.near(q, clearance) {
             continue;
@@ -349,6 +353,21 @@ mod tests {
         keep_out(&solids, a.clearance, &mut p, &mut v);
         assert_eq!(p.y, a.clearance);
         assert_eq!(v, Vec3::new(1.0, 0.0, 0.0));
+        // A box standing on the ground, listed first: a bird at its foot, just inside it, is
+        // never pushed out through its bottom face into the ground (the ground goes last).
+        let column = Solid::Cuboid {
+            centre: Vec3::new(0.0, 50.0, 0.0),
+            half: Vec3::splat(50.0),
+            yaw: 0.3,
+        };
+        let (mut p, mut v) = (Vec3::new(1.0, -3.0, 2.0), Vec3::new(0.5, -1.0, 0.0));
+        keep_out(&[column, solids[0]], a.clearance, &mut p, &mut v);
+        assert!(p.y >= a.clearance, "{p}");
+        // Negative control: the ground first, as the list has it, lets the box push it under.
+        let (mut q, mut w) = (Vec3::new(1.0, -3.0, 2.0), Vec3::new(0.5, -1.0, 0.0));
+        keep_out(&[solids[0]], a.clearance, &mut q, &mut w);
+        keep_out(&[column], a.clearance, &mut q, &mut w);
+        assert!(q.y < 0.0, "{q}");
         // In 2D there are no solids to keep out of.
         let (mut p2, mut v2) = (Vec2::new(0.0, -1.0), Vec2::ONE);
         keep_out(&solids, 1.0, &mut p2, &mut v2);

@@ -26,8 +26,20 @@ pub enum GpuError {
     UnsupportedModel(&'static str),
     /// A neighbour cap, which makes the result depend on the order neighbours are visited in.
     NeighbourCap(u32),
-    /// A 3D world: the GPU path flies flat flocks.
-    Depth(f32),
+    /// A flock in one space and a world in the other: `world` and `flock` are "2D" or "3D".
+    Space {
+        /// The world's space (3D when it has a depth).
+        world: &'static str,
+        /// The flock's.
+        flock: &'static str,
+    },
+    /// More solids than a 3D flock's kernels take.
+    TooManySolids {
+        /// Solids given.
+        solids: usize,
+        /// The most the kernels take.
+        most: usize,
+    },
     /// More birds than one storage buffer of the device holds.
     TooManyBirds {
         /// Birds asked for.
@@ -51,9 +63,13 @@ impl fmt::Display for GpuError {
                 f,
                 "the GPU path has no neighbour cap (max_neighbours = {cap}); set it to 0"
             ),
-            Self::Depth(depth) => write!(
+            Self::Space { world, flock } => write!(
                 f,
-                "the GPU path flies flat flocks, and this world has a depth ({depth})"
+                "a {flock} flock on the GPU cannot fly in a {world} world"
+            ),
+            Self::TooManySolids { solids, most } => write!(
+                f,
+                "the GPU path flies round at most {most} solids, not {solids}"
             ),
             Self::TooManyBirds { birds, most } => write!(
                 f,

@@ -1,20 +1,97 @@
 //! [`GpuFlock`]: a flock whose state lives in GPU buffers, stepped by the kernels of
-//! `shaders/flock.wgsl` and [`PrefixSum`], read back only when asked.
+//! `shaders/flock.wgsl` (2D) or `shaders/flock3d.wgsl` (3D) and [`PrefixSum`], read back only
+//! when asked.
 
 use crate::context::{GpuContext, GpuError};
 use crate::scan::PrefixSum;
 use crate::uniform::{FlockUniform, check};
+use crate::uniform3d::FlockUniform3d;
 use crate::workgroups;
-use glam::Vec2;
+use glam::{Vec2, Vec3};
 use murmur_core::grid::GridLayout;
 use murmur_core::params::FlockParams;
 use murmur_core::sim::LeaderState;
+use murmur_core::solids::Solid;
+use murmur_core::space::Vector;
 use wgpu::util::DeviceExt;
 
 const SHADER: &str = include_str!("shaders/flock.wgsl");
+const SHADER_3D: &str = include_str!("shaders/flock3d.wgsl");
 
-/// Bytes of one bird's state: position and velocity, four f32s.
+/// Bytes of one bird's state in 2D: position and velocity, four f32s.
 pub const BIRD_BYTES: u64 = 16;
+
+/// Bytes of one bird's state in 3D: position then velocity, each as four f32s (the fourth
+/// unused), so that each starts on a 16-byte boundary as WGSL's `vec4<f32>` wants.
+pub const BIRD_BYTES_3D: u64 = 32;
+
+/// Floats of one bird's state in space `V` (4 in 2D, 8 in 3D).
+fn bird_floats<V: Vector>() -> usize {
+    if V::DIM == 2 { 4 } else { 8 }
+}
+
+/// The uniform block of either space.
+#[derive(Clone, Debug)]
+enum Block {
+    Flat(FlockUniform),
+    Deep(Box<FlockUniform3d>),
+}
+
+impl Block {
+    fn new<V: Vector>(
+        params: &FlockParams,
+        n: usize,
+        leaders: &[LeaderState<V>],
+        player: Option<u32>,
+        solids: &[Solid],
+    ) -> Result<Self, GpuError> {
+        let radius = params.model.interaction_radius();
+        Ok(if V::DIM == 2 {
+            let layout = GridLayout::<Vec2>::new(&params.bounds(), radius, n);
+            let leaders: Vec<LeaderState> = leaders
+                .iter()
+                .map(|l| LeaderState {
+                    pos: l.pos.to_vec2(),
+                    params: l.params,
+                })
+                .collect();
+            Self::Flat(FlockUniform::new(params, &layout, n, &leaders, player)?)
+        } else {
+            let layout = GridLayout::<Vec3>::new(&params.bounds_in(), radius, n);
+            let leaders: Vec<LeaderState<Vec3>> = leaders
+                .iter()
+                .map(|l| LeaderState {
+                    pos: l.pos.to_vec3(),
+                    params: l.params,
+                })
+                .collect();
+            Self::Deep(Box::new(FlockUniform3d::new(
+                params, &layout, n, &leaders, player, solids,
+            )?))
+        })
+    }
+
+    fn cells(&self) -> u32 {
+        match self {
+            Self::Flat(b) => b.cells,
+            Self::Deep(b) => b.cells,
+        }
+    }
+
+    fn set_player(&mut self, player: u32) {
+        match self {
+            Self::Flat(b) => b.player = player,
+            Self::Deep(b) => b.player = player,
+        }
+    }
+
+    fn bytes(&self) -> &[u8] {
+        match self {
+            Self::Flat(b) => bytemuck::bytes_of(b),
+            Self::Deep(b) => bytemuck::bytes_of(b.as_ref()),
+        }
+    }
+}
 
 /// The kernels of one tick, in the order they run.
 #[derive(Debug)]
@@ -37,13 +114,14 @@ struct Cells {
     scan: PrefixSum,
 }
 
-/// A flock on the GPU.
+/// A flock on the GPU, in space `V`: `Vec2` (the default) or `Vec3` (y up, with solids).
 ///
 /// Each tick runs, in one compute pass: clear the per-cell counts; count the birds per cell
 /// with atomics; copy the counts and scan them ([`PrefixSum`]) into each cell's first place;
 /// scatter the bird ids into cell order; order each cell by bird id, copying each bird's state
 /// into a cell-ordered buffer; then steer and integrate every bird from that buffer back into
-/// the state buffer (by id), over the 3x3 cells around it.
+/// the state buffer (by id), over the 3x3 cells around it (in 3D, over nine runs of cells
+/// along x, as murmur_core's 3D grid visits them).
 ///
 /// **Deterministic.** The atomics hand out places within a cell in a different order each run.
 /// Each bird's place is instead its rank by id within its cell (what the CPU grid's stable
@@ -53,12 +131,12 @@ struct Cells {
 /// (for a flock of 1M birds at 10 per cell, 10 per bird; a flock packed into one cell would
 /// pay n²).
 #[derive(Debug)]
-pub struct GpuFlock {
+pub struct GpuFlock<V: Vector = Vec2> {
     device: wgpu::Device,
     queue: wgpu::Queue,
     params: FlockParams,
-    layout: GridLayout,
-    block: FlockUniform,
+    layout: GridLayout<V>,
+    block: Block,
     n: u32,
     kernels: Kernels,
     uniform: wgpu::Buffer,
@@ -70,30 +148,46 @@ pub struct GpuFlock {
     neighbours: wgpu::Buffer,
     cells: Cells,
     bind_group: wgpu::BindGroup,
-    leaders: Vec<LeaderState>,
+    leaders: Vec<LeaderState<V>>,
+    solids: Vec<Solid>,
     player: Option<u32>,
     tick: u64,
 }
 
-impl GpuFlock {
-    /// A flock of the birds at `pos` moving at `vel` (by bird id), under `params`.
+/// Fails unless the world of `params` is of space `V` (a depth for a 3D flock, none for 2D).
+fn check_space<V: Vector>(params: &FlockParams) -> Result<(), GpuError> {
+    let world = if params.is_3d() { "3D" } else { "2D" };
+    if world != V::NAME {
+        return Err(GpuError::Space {
+            world,
+            flock: V::NAME,
+        });
+    }
+    Ok(())
+}
+
+impl<V: Vector> GpuFlock<V> {
+    /// A flock of the birds at `pos` moving at `vel` (by bird id), under `params` (whose world
+    /// has a depth for a 3D flock, none for a 2D one).
     pub fn new(
         gpu: &GpuContext,
         params: FlockParams,
-        pos: &[Vec2],
-        vel: &[Vec2],
+        pos: &[V],
+        vel: &[V],
     ) -> Result<Self, GpuError> {
         assert_eq!(pos.len(), vel.len(), "one velocity per position");
         check(&params)?;
+        check_space::<V>(&params)?;
         let device = gpu.device.clone();
         let n = pos.len();
-        let most = (device.limits().max_storage_buffer_binding_size / BIRD_BYTES) as usize;
+        let bird_bytes = Self::bird_bytes();
+        let most = (device.limits().max_storage_buffer_binding_size / bird_bytes) as usize;
         if n > most || n >= u32::MAX as usize {
             return Err(GpuError::TooManyBirds { birds: n, most });
         }
-        let layout = GridLayout::new(&params.bounds(), params.model.interaction_radius(), n);
-        let block = FlockUniform::new(&params, &layout, n, &[], None)?;
-        let kernels = Kernels::new(&device);
+        let layout = GridLayout::new(&params.bounds_in(), params.model.interaction_radius(), n);
+        let block = Block::new::<V>(&params, n, &[], None, &[])?;
+        let kernels = Kernels::new(&device, V::DIM);
         let storage = |label, bytes: u64, usage: wgpu::BufferUsages| {
             device.create_buffer(&wgpu::BufferDescriptor {
                 label: Some(label),
@@ -104,32 +198,32 @@ impl GpuFlock {
             })
         };
         use wgpu::BufferUsages as U;
-        let state: Vec<[f32; 4]> = pos
+        let state: Vec<f32> = pos
             .iter()
             .zip(vel)
-            .map(|(p, v)| [p.x, p.y, v.x, v.y])
+            .flat_map(|(&p, &v)| Self::bird_floats_of(p, v))
             .collect();
         let birds = device.create_buffer_init(&wgpu::util::BufferInitDescriptor {
             label: Some("murmur_gpu birds"),
             contents: if state.is_empty() {
-                &[0; 16]
+                &[0; 32]
             } else {
                 bytemuck::cast_slice(&state)
             },
             usage: U::STORAGE | U::COPY_DST | U::COPY_SRC,
         });
         let bytes = n as u64;
-        let sorted = storage("murmur_gpu sorted", bytes * BIRD_BYTES, U::COPY_SRC);
+        let sorted = storage("murmur_gpu sorted", bytes * bird_bytes, U::COPY_SRC);
         let sorted_ids = storage("murmur_gpu sorted ids", bytes * 4, U::COPY_SRC);
         let scattered_ids = storage("murmur_gpu scattered ids", bytes * 4, U::empty());
         let place = storage("murmur_gpu place", bytes * 8, U::empty());
         let neighbours = storage("murmur_gpu neighbours", bytes * 4, U::COPY_SRC);
         let uniform = device.create_buffer_init(&wgpu::util::BufferInitDescriptor {
             label: Some("murmur_gpu params"),
-            contents: bytemuck::bytes_of(&block),
+            contents: block.bytes(),
             usage: U::UNIFORM | U::COPY_DST,
         });
-        let cells = Cells::new(&device, block.cells);
+        let cells = Cells::new(&device, block.cells());
         let bind_group = bind(
             &device,
             &kernels.layout,
@@ -163,9 +257,29 @@ impl GpuFlock {
             cells,
             bind_group,
             leaders: Vec::new(),
+            solids: Vec::new(),
             player: None,
             tick: 0,
         })
+    }
+
+    /// Bytes of one bird's state: [`BIRD_BYTES`] in 2D, [`BIRD_BYTES_3D`] in 3D.
+    pub fn bird_bytes() -> u64 {
+        if V::DIM == 2 {
+            BIRD_BYTES
+        } else {
+            BIRD_BYTES_3D
+        }
+    }
+
+    /// One bird's state as the buffer holds it.
+    fn bird_floats_of(p: V, v: V) -> Vec<f32> {
+        let (p, v) = (p.to_axes(), v.to_axes());
+        if V::DIM == 2 {
+            vec![p[0], p[1], v[0], v[1]]
+        } else {
+            vec![p[0], p[1], p[2], 0.0, v[0], v[1], v[2], 0.0]
+        }
     }
 
     /// Number of birds.
@@ -189,11 +303,12 @@ impl GpuFlock {
     }
 
     /// The grid the birds are sorted into.
-    pub fn grid_layout(&self) -> &GridLayout {
+    pub fn grid_layout(&self) -> &GridLayout<V> {
         &self.layout
     }
 
-    /// The state buffer: by bird id, position then velocity as four f32s (for drawing from it).
+    /// The state buffer: by bird id, position then velocity (for drawing from it): in 2D four
+    /// f32s (x, y, vx, vy), in 3D eight (x, y, z, 0, vx, vy, vz, 0).
     pub fn birds_buffer(&self) -> &wgpu::Buffer {
         &self.birds
     }
@@ -206,14 +321,21 @@ impl GpuFlock {
     /// New parameters, taking effect from the next tick (the grid follows a new radius).
     pub fn set_params(&mut self, params: FlockParams) -> Result<(), GpuError> {
         check(&params)?;
+        check_space::<V>(&params)?;
         let layout = GridLayout::new(
-            &params.bounds(),
+            &params.bounds_in(),
             params.model.interaction_radius(),
             self.len(),
         );
-        self.block = FlockUniform::new(&params, &layout, self.len(), &self.leaders, self.player)?;
+        self.block = Block::new(
+            &params,
+            self.len(),
+            &self.leaders,
+            self.player,
+            &self.solids,
+        )?;
         if layout.cell_count() as u32 != self.cells.cells {
-            self.cells = Cells::new(&self.device, self.block.cells);
+            self.cells = Cells::new(&self.device, self.block.cells());
             self.bind_group = bind(
                 &self.device,
                 &self.kernels.layout,
@@ -237,9 +359,36 @@ impl GpuFlock {
     }
 
     /// The leaders the flock reacts to from the next tick (the first eight).
-    pub fn set_leaders(&mut self, leaders: &[LeaderState]) {
+    pub fn set_leaders(&mut self, leaders: &[LeaderState<V>]) {
         self.leaders = leaders.to_vec();
-        self.block.set_leaders(leaders);
+        self.rebuild_block();
+    }
+
+    /// The solids a 3D flock flies round from the next tick (at most
+    /// [`crate::uniform3d::MAX_SOLIDS`]); a flat flock has none (as on the CPU, they are
+    /// ignored).
+    pub fn set_solids(&mut self, solids: &[Solid]) -> Result<(), GpuError> {
+        if V::DIM == 2 {
+            return Ok(());
+        }
+        if let Block::Deep(block) = &mut self.block {
+            block.set_solids(solids)?;
+        }
+        self.solids = solids.to_vec();
+        self.upload_params();
+        Ok(())
+    }
+
+    /// The block for the current parameters, leaders, player and solids (all checked before).
+    fn rebuild_block(&mut self) {
+        self.block = Block::new(
+            &self.params,
+            self.len(),
+            &self.leaders,
+            self.player,
+            &self.solids,
+        )
+        .expect("parameters and solids checked when they were set");
         self.upload_params();
     }
 
@@ -247,24 +396,25 @@ impl GpuFlock {
     /// its state alone; [`GpuFlock::put_bird`] moves it. `None`: no player.
     pub fn set_player(&mut self, id: Option<u32>) {
         self.player = id.filter(|&id| id < self.n);
-        self.block.player = self.player.unwrap_or(crate::uniform::NO_PLAYER);
+        self.block
+            .set_player(self.player.unwrap_or(crate::uniform::NO_PLAYER));
         self.upload_params();
     }
 
     /// Writes one bird's state (the player's, each tick).
-    pub fn put_bird(&self, id: u32, pos: Vec2, vel: Vec2) {
+    pub fn put_bird(&self, id: u32, pos: V, vel: V) {
         if id < self.n {
             self.queue.write_buffer(
                 &self.birds,
-                u64::from(id) * BIRD_BYTES,
-                bytemuck::cast_slice(&[pos.x, pos.y, vel.x, vel.y]),
+                u64::from(id) * Self::bird_bytes(),
+                bytemuck::cast_slice(&Self::bird_floats_of(pos, vel)),
             );
         }
     }
 
     fn upload_params(&self) {
         self.queue
-            .write_buffer(&self.uniform, 0, bytemuck::bytes_of(&self.block));
+            .write_buffer(&self.uniform, 0, self.block.bytes());
     }
 
     /// Records `ticks` ticks into `encoder` (one compute pass) without submitting them, for
@@ -355,10 +505,23 @@ impl GpuFlock {
     }
 
     /// Positions and velocities, by bird id (a copy back from the GPU; waits for it).
-    pub fn read_state(&self) -> (Vec<Vec2>, Vec<Vec2>) {
-        let raw: Vec<[f32; 4]> = self.read(&self.birds, self.len());
-        raw.iter()
-            .map(|b| (Vec2::new(b[0], b[1]), Vec2::new(b[2], b[3])))
+    pub fn read_state(&self) -> (Vec<V>, Vec<V>) {
+        let stride = bird_floats::<V>();
+        let raw: Vec<f32> = self.read(&self.birds, self.len() * stride);
+        raw.chunks_exact(stride)
+            .map(|b| {
+                if V::DIM == 2 {
+                    (
+                        V::from_axes([b[0], b[1], 0.0]),
+                        V::from_axes([b[2], b[3], 0.0]),
+                    )
+                } else {
+                    (
+                        V::from_axes([b[0], b[1], b[2]]),
+                        V::from_axes([b[4], b[5], b[6]]),
+                    )
+                }
+            })
             .unzip()
     }
 
@@ -425,10 +588,11 @@ pub fn read_buffer<T: bytemuck::Pod>(
 }
 
 impl Kernels {
-    fn new(device: &wgpu::Device) -> Self {
+    /// The kernels of a flock of `dim` dimensions.
+    fn new(device: &wgpu::Device, dim: usize) -> Self {
         let module = device.create_shader_module(wgpu::ShaderModuleDescriptor {
             label: Some("murmur_gpu flock"),
-            source: wgpu::ShaderSource::Wgsl(SHADER.into()),
+            source: wgpu::ShaderSource::Wgsl(if dim == 2 { SHADER } else { SHADER_3D }.into()),
         });
         let entry = |binding, ty| wgpu::BindGroupLayoutEntry {
             binding,

@@ -4,6 +4,7 @@ pub mod context;
 pub mod flock;
 pub mod scan;
 pub mod uniform;
+pub mod uniform3d;
 
 pub use context::{GpuContext, GpuError};
 pub use flock::GpuFlock;
@@ -44,6 +45,7 @@ mod tests {
     #[test]
     fn the_kernels_compile_without_a_gpu() {
         validate("flock.wgsl", include_str!("shaders/flock.wgsl"));
+        validate("flock3d.wgsl", include_str!("shaders/flock3d.wgsl"));
         validate("scan.wgsl", include_str!("shaders/scan.wgsl"));
     }
 

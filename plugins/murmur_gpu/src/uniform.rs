@@ -93,7 +93,7 @@ pub struct FlockUniform {
 }
 
 impl FlockUniform {
-    /// The block for `n` birds under `params` on the grid `layout`; fails for models and
+    /// The block for `n` birds under `params` on the flat grid `layout`; fails for models and
     /// settings the kernels do not have.
     pub fn new(
         params: &FlockParams,
@@ -103,33 +103,7 @@ impl FlockUniform {
         player: Option<u32>,
     ) -> Result<Self, GpuError> {
         check(params)?;
-        let (model, sight, near, m0, m1) = match &params.model {
-            Model::Reynolds(m) => (
-                0,
-                m.perception_radius,
-                m.separation_radius,
-                [
-                    m.max_speed,
-                    m.max_force,
-                    m.separation_force_factor,
-                    m.separation_weight,
-                ],
-                [m.alignment_weight, m.cohesion_weight, 0.0, 0.0],
-            ),
-            Model::Cornell(m) => (
-                1,
-                m.visual_range,
-                m.protected_range,
-                [
-                    m.centering_factor,
-                    m.avoid_factor,
-                    m.matching_factor,
-                    m.max_speed,
-                ],
-                [m.min_speed, 0.0, 0.0, 0.0],
-            ),
-            _ => unreachable!("checked above"),
-        };
+        let (model, sight, near, m0, m1) = model_numbers(params);
         let mut block = Self {
             n: n as u32,
             cells: layout.cell_count() as u32,
@@ -139,12 +113,7 @@ impl FlockUniform {
             size: layout.size.to_array(),
             inv_cell: layout.inv_cell.to_array(),
             wrapped: layout.wrapped as u32,
-            edge_mode: match params.edges.mode {
-                EdgeMode::Turn => 0,
-                EdgeMode::Wrap => 1,
-                EdgeMode::Bounce => 2,
-                EdgeMode::None => 3,
-            },
+            edge_mode: edge_mode_number(params),
             margin: params.edges.margin,
             turn_factor: params.edges.turn_factor,
             model,
@@ -172,11 +141,7 @@ impl FlockUniform {
             let p = &leader.params;
             *slot = LeaderUniform {
                 pos: leader.pos.to_array(),
-                mode: match p.mode {
-                    LeaderMode::Follow => 0,
-                    LeaderMode::Flee => 1,
-                    LeaderMode::Off => 2,
-                },
+                mode: leader_mode_number(p.mode),
                 orbit_radius: p.orbit_radius,
                 slowing_radius: p.slowing_radius,
                 max_force: p.max_force,
@@ -191,7 +156,59 @@ impl FlockUniform {
     }
 }
 
-/// Fails for what the kernels do not do: models other than reynolds and cornell, a neighbour cap.
+/// The model's number in the kernels, its sight and near radii, and its parameters as the
+/// kernels read them (`m0`, `m1`); reynolds or cornell (checked first).
+pub(crate) fn model_numbers(params: &FlockParams) -> (u32, f32, f32, [f32; 4], [f32; 4]) {
+    match &params.model {
+        Model::Reynolds(m) => (
+            0,
+            m.perception_radius,
+            m.separation_radius,
+            [
+                m.max_speed,
+                m.max_force,
+                m.separation_force_factor,
+                m.separation_weight,
+            ],
+            [m.alignment_weight, m.cohesion_weight, 0.0, 0.0],
+        ),
+        Model::Cornell(m) => (
+            1,
+            m.visual_range,
+            m.protected_range,
+            [
+                m.centering_factor,
+                m.avoid_factor,
+                m.matching_factor,
+                m.max_speed,
+            ],
+            [m.min_speed, 0.0, 0.0, 0.0],
+        ),
+        other => unreachable!("checked: {} has no kernel", other.kind().name()),
+    }
+}
+
+/// The edge mode's number in the kernels.
+pub(crate) fn edge_mode_number(params: &FlockParams) -> u32 {
+    match params.edges.mode {
+        EdgeMode::Turn => 0,
+        EdgeMode::Wrap => 1,
+        EdgeMode::Bounce => 2,
+        EdgeMode::None => 3,
+    }
+}
+
+/// The leader mode's number in the kernels.
+pub(crate) fn leader_mode_number(mode: LeaderMode) -> u32 {
+    match mode {
+        LeaderMode::Follow => 0,
+        LeaderMode::Flee => 1,
+        LeaderMode::Off => 2,
+    }
+}
+
+/// Fails for what the kernels do not do: models other than reynolds and cornell (in 2D or 3D),
+/// a neighbour cap.
 pub fn check(params: &FlockParams) -> Result<(), GpuError> {
     match &params.model {
         Model::Reynolds(_) | Model::Cornell(_) => {}
@@ -199,9 +216,6 @@ pub fn check(params: &FlockParams) -> Result<(), GpuError> {
     }
     if params.max_neighbours != 0 {
         return Err(GpuError::NeighbourCap(params.max_neighbours));
-    }
-    if params.is_3d() {
-        return Err(GpuError::Depth(params.world_depth));
     }
     Ok(())
 }
