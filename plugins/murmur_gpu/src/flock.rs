@@ -33,7 +33,7 @@ fn bird_floats<V: Vector>() -> usize {
 /// The uniform block of either space.
 #[derive(Clone, Debug)]
 enum Block {
-    Flat(FlockUniform),
+    Flat(Box<FlockUniform>),
     Deep(Box<FlockUniform3d>),
 }
 
@@ -55,7 +55,9 @@ impl Block {
                     params: l.params,
                 })
                 .collect();
-            Self::Flat(FlockUniform::new(params, &layout, n, &leaders, player)?)
+            Self::Flat(Box::new(FlockUniform::new(
+                params, &layout, n, &leaders, player,
+            )?))
         } else {
             let layout = GridLayout::<Vec3>::new(&params.bounds_in(), radius, n);
             let leaders: Vec<LeaderState<Vec3>> = leaders
@@ -87,7 +89,7 @@ impl Block {
 
     fn bytes(&self) -> &[u8] {
         match self {
-            Self::Flat(b) => bytemuck::bytes_of(b),
+            Self::Flat(b) => bytemuck::bytes_of(b.as_ref()),
             Self::Deep(b) => bytemuck::bytes_of(b.as_ref()),
         }
     }

@@ -48,7 +48,7 @@ fn cells_match_the_cpu_grid_on_a_torus_and_in_a_box() {
     let gpu = common::gpu();
     for (name, n) in [("reynolds", 20_000), ("cornell", 7_000)] {
         let params = common::preset(name);
-        let (pos, vel) = initial_boids(&params, n, 11);
+        let (pos, vel) = initial_boids::<murmur_core::Vec2>(&params, n, 11);
         compare(&gpu, params, pos, vel);
     }
 }
@@ -58,7 +58,7 @@ fn cells_match_the_cpu_grid_on_a_torus_and_in_a_box() {
 fn birds_outside_a_box_go_to_its_border_cells() {
     let gpu = common::gpu();
     let params = common::preset("cornell");
-    let (mut pos, vel) = initial_boids(&params, 3_000, 5);
+    let (mut pos, vel) = initial_boids::<murmur_core::Vec2>(&params, 3_000, 5);
     for p in pos.iter_mut().step_by(7) {
         *p *= 1.8;
     }

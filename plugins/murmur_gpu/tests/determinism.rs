@@ -8,7 +8,7 @@ use murmur_gpu::GpuFlock;
 
 fn hash_after(gpu: &murmur_gpu::GpuContext, name: &str, seed: u64, ticks: u32) -> u64 {
     let params = common::preset(name);
-    let (mut pos, vel) = initial_boids(&params, 8_000, seed);
+    let (mut pos, vel) = initial_boids::<murmur_core::Vec2>(&params, 8_000, seed);
     // Crowds of coincident birds, where arrival order within a cell varies most.
     let crowd = pos[0];
     for p in pos.iter_mut().step_by(20) {

@@ -15,7 +15,7 @@ fn both_paths(params: &murmur_core::params::FlockParams, n: usize, seed: u64) ->
     let gpu = common::gpu();
     let name = params.model.kind().name();
     let params = params.clone();
-    let (pos, vel) = initial_boids(&params, n, seed);
+    let (pos, vel) = initial_boids::<murmur_core::Vec2>(&params, n, seed);
     let mut cpu = FlockSim::from_state(params.clone(), pos.clone(), vel.clone(), seed);
     let mut flock = GpuFlock::new(&gpu, params.clone(), &pos, &vel).unwrap();
     let (mut on_gpu, mut on_cpu) = ((0.0, 0.0), (0.0, 0.0));
@@ -139,7 +139,7 @@ fn coincident_birds_give_no_nan() {
 fn a_leader_gathers_the_flock() {
     let gpu = common::gpu();
     let params = common::preset("reynolds");
-    let (pos, vel) = initial_boids(&params, 1_500, 9);
+    let (pos, vel) = initial_boids::<murmur_core::Vec2>(&params, 1_500, 9);
     let target = Vec2::new(200.0, 100.0);
     let leader = LeaderState {
         pos: target,

@@ -13,7 +13,7 @@ use murmur_core::sim::{FlockSim, LeaderState, initial_boids};
 use murmur_gpu::GpuFlock;
 
 fn one_tick(gpu: &murmur_gpu::GpuContext, params: FlockParams, n: usize, leaders: &[LeaderState]) {
-    let (pos, vel) = initial_boids(&params, n, 3);
+    let (pos, vel) = initial_boids::<murmur_core::Vec2>(&params, n, 3);
     let mut cpu = FlockSim::from_state(params.clone(), pos.clone(), vel.clone(), 3);
     cpu.leaders = leaders.to_vec();
     cpu.step();
@@ -100,7 +100,7 @@ fn new_parameters_take_effect_on_the_next_tick() {
     // As the panel's sliders do: a wider sight (more cells' worth of neighbours, another grid).
     let gpu = common::gpu();
     let params = common::preset("reynolds");
-    let (pos, vel) = initial_boids(&params, 8_000, 4);
+    let (pos, vel) = initial_boids::<murmur_core::Vec2>(&params, 8_000, 4);
     let mut flock = GpuFlock::new(&gpu, params.clone(), &pos, &vel).unwrap();
     flock.step();
     let (pos, vel) = flock.read_state();
@@ -128,7 +128,7 @@ fn new_parameters_take_effect_on_the_next_tick() {
 fn the_player_is_seen_but_moved_only_by_the_game() {
     let gpu = common::gpu();
     let params = common::preset("reynolds");
-    let (mut pos, mut vel) = initial_boids(&params, 4_000, 8);
+    let (mut pos, mut vel) = initial_boids::<murmur_core::Vec2>(&params, 4_000, 8);
     let n = pos.len();
     // The player: the last bird, in the middle of the flock.
     let (player_pos, player_vel) = (
