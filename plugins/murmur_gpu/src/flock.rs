@@ -310,7 +310,9 @@ impl<V: Vector> GpuFlock<V> {
     }
 
     /// The state buffer: by bird id, position then velocity (for drawing from it): in 2D four
-    /// f32s (x, y, vx, vy), in 3D eight (x, y, z, 0, vx, vy, vz, 0).
+    /// f32s (x, y, vx, vy), in 3D eight (x, y, z, r, vx, vy, vz, u), where r and u are the last
+    /// tick's acceleration along the right and up of the bird's heading (`bank_axes` in
+    /// `shaders/flock3d.wgsl`), for drawing it banked into its turns.
     pub fn birds_buffer(&self) -> &wgpu::Buffer {
         &self.birds
     }

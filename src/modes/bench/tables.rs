@@ -122,9 +122,11 @@ pub(super) fn print(lines: &[serde_json::Value]) {
     let gpu: Vec<_> = of(lines, "gpu").collect();
     if let Some(first) = gpu.first() {
         println!(
-            "\nthe GPU path ({}, {} preset, torus, {} ticks a window) beside FastFlock on {} threads",
+            "\nthe GPU path ({}, {} preset, {} torus, {} ticks a window) beside FastFlock on {} \
+             threads",
             first["gpu"].as_str().unwrap_or("no GPU"),
             first["preset"].as_str().unwrap_or(""),
+            first["space"].as_str().unwrap_or(""),
             first["steps"],
             first["cpu_threads"]
         );

@@ -1,10 +1,13 @@
-//! `murmur headless --gpu`: the flock in compute shaders (`murmur_gpu`), read back only to
-//! report; the same lines as the CPU path, figures measured on the CPU from what came back.
+//! `murmur headless --gpu`: the flock in compute shaders (`murmur_gpu`), flat or 3D (with the
+//! preset's solids), read back only to report; the same lines as the CPU path, figures measured
+//! on the CPU from what came back.
 
 use super::{HeadlessArgs, LeaderFigures, MetricsFile, Sample, Summary, write_error};
 use crate::modes::ModeError;
 use murmur_core::preset::Preset;
 use murmur_core::sim::{FlockSim, LeaderState, initial_boids};
+use murmur_core::space::Vector;
+use murmur_core::{Vec2, Vec3};
 use murmur_gpu::{GpuContext, GpuFlock};
 use std::io::Write;
 use std::time::{Duration, Instant};
@@ -13,8 +16,16 @@ use std::time::{Duration, Instant};
 pub(super) fn open(preset: &Preset, args: &HeadlessArgs) -> Result<GpuContext, String> {
     murmur_gpu::uniform::check(&preset.flock_params()).map_err(|e| e.to_string())?;
     let scene = preset.scene();
-    if !scene.obstacles.is_empty() || scene.bodies.enabled {
-        return Err("the GPU path has no obstacles or physical birds".into());
+    if preset.world.depth > 0.0 {
+        let most = murmur_gpu::uniform3d::MAX_SOLIDS;
+        if scene.obstacles.len() > most {
+            return Err(format!(
+                "the GPU path flies round at most {most} solids, and this scene has {}",
+                scene.obstacles.len()
+            ));
+        }
+    } else if !scene.obstacles.is_empty() || scene.bodies.enabled {
+        return Err("the GPU path has no obstacles or physical birds in 2D".into());
     }
     if args.scene.hunter.is_some() {
         return Err("the GPU path has no predators".into());
@@ -28,14 +39,38 @@ pub(super) fn run(
     preset: &Preset,
     boids: usize,
     gpu: GpuContext,
+    file: Option<MetricsFile>,
+) -> Result<(), ModeError> {
+    if preset.world.depth > 0.0 {
+        run_in::<Vec3>(args, preset, boids, gpu, file)
+    } else {
+        run_in::<Vec2>(args, preset, boids, gpu, file)
+    }
+}
+
+/// [`run`] for a flock of space `V`.
+fn run_in<V: Vector>(
+    args: &HeadlessArgs,
+    preset: &Preset,
+    boids: usize,
+    gpu: GpuContext,
     mut file: Option<MetricsFile>,
 ) -> Result<(), ModeError> {
     let params = preset.flock_params();
     let seed = args.scene.seed();
-    let (pos, vel) = initial_boids(&params, boids, seed);
+    let (pos, vel) = initial_boids::<V>(&params, boids, seed);
     let mut flock = GpuFlock::new(&gpu, params.clone(), &pos, &vel)
         .map_err(|e| ModeError::Failed(e.to_string()))?;
-    let leader_at = args.scene.leader.map(|p| p.at().truncate());
+    let solids: Vec<_> = preset
+        .scene()
+        .obstacles
+        .iter()
+        .filter_map(|o| o.solid())
+        .collect();
+    flock
+        .set_solids(&solids)
+        .map_err(|e| ModeError::Failed(e.to_string()))?;
+    let leader_at = args.scene.leader.map(|p| V::from_vec3(p.at()));
     if let Some(pos) = leader_at {
         flock.set_leaders(&[LeaderState {
             pos,
@@ -43,9 +78,9 @@ pub(super) fn run(
         }]);
     }
     eprintln!("murmur: on the GPU: {}", gpu.describe());
-    let world = params.bounds();
+    let world = params.bounds_in::<V>();
     // The figures of what the GPU holds now, measured as the CPU path measures its own.
-    let report = |flock: &GpuFlock, step: u64, step_ms: f64| {
+    let report = |flock: &GpuFlock<V>, step: u64, step_ms: f64| {
         let (pos, vel) = flock.read_state();
         let leader = leader_at.map(|centre| {
             let (leader_distance, leader_spin) =
@@ -55,7 +90,7 @@ pub(super) fn run(
                 leader_spin,
             }
         });
-        let metrics = FlockSim::from_state(params.clone(), pos, vel, seed).metrics();
+        let metrics = FlockSim::<V>::from_state(params.clone(), pos, vel, seed).metrics();
         Sample {
             step,
             metrics,
@@ -104,7 +139,7 @@ pub(super) fn run(
         seed,
         preset: args.scene.preset_name().to_string(),
         state_hash: format!("{:016x}", murmur_core::hash::state_hash(&pos, &vel)),
-        metrics: FlockSim::from_state(params, pos, vel, seed).metrics(),
+        metrics: FlockSim::<V>::from_state(params, pos, vel, seed).metrics(),
         murmuration: None,
         step_ms: if step > 0 {
             seconds * 1e3 / step as f64

@@ -9,7 +9,7 @@
 //! render world draws; [`Highlight`]ed entities with a `Position<Vec3>` are drawn on top, in
 //! their own colour and size.
 
-mod render;
+pub(crate) mod render;
 
 use crate::components::{Boid, Flock, FlockColumns, FlockMember, Position, Velocity};
 use crate::draw::{Bank, BirdDrawing, FlockLook, Highlight, drawn_position};

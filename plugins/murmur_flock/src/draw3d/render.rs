@@ -37,7 +37,7 @@ use bevy_render::{Render, RenderApp, RenderStartup, RenderSystems};
 use bevy_shader::Shader;
 
 /// Vertices of one bird: a body of eight triangles and two wings.
-const VERTICES: u32 = 30;
+pub(crate) const VERTICES: u32 = 30;
 
 impl SyncComponent for BirdInstances {
     type Target = Self;
@@ -85,12 +85,12 @@ pub(super) fn build(app: &mut App) {
 /// The pipeline: Bevy's mesh pipeline for the view's bindings, the birds' shader, one vertex
 /// buffer of instances.
 #[derive(Resource)]
-struct Birds3dPipeline {
+pub(crate) struct Birds3dPipeline {
     mesh_pipeline: MeshPipeline,
     shader: Handle<Shader>,
     /// The vertex layout of a mesh with positions, normals and uvs: what the mesh pipeline
     /// specialises for (its own vertex buffer is then replaced).
-    layout: MeshVertexBufferLayoutRef,
+    pub(crate) layout: MeshVertexBufferLayoutRef,
 }
 
 fn init_pipeline(

@@ -15,7 +15,7 @@ use bevy_ecs::query::ROQueryItem;
 use bevy_ecs::system::SystemParamItem;
 use bevy_ecs::system::lifetimeless::SRes;
 use bevy_log::warn;
-use bevy_math::{FloatOrd, Vec2};
+use bevy_math::{FloatOrd, Vec2, Vec3};
 use bevy_render::render_phase::{
     AddRenderCommand, DrawFunctions, PhaseItem, PhaseItemExtraIndex, RenderCommand,
     RenderCommandResult, SetItemPipeline, TrackedRenderPass, ViewSortedRenderPhases,
@@ -41,8 +41,109 @@ use bevy_sprite_render::{
 };
 use bytemuck::{Pod, Zeroable};
 use murmur_core::params::FlockParams;
-use murmur_core::sim::initial_boids;
-use murmur_gpu::{GpuContext, GpuFlock};
+use murmur_core::sim::{LeaderState, initial_boids};
+use murmur_core::space::Vector;
+use murmur_gpu::{GpuContext, GpuError, GpuFlock};
+
+/// The GPU flock of either space.
+pub(super) enum AnyGpuFlock {
+    /// A flat flock.
+    Flat(GpuFlock<Vec2>),
+    /// A 3D flock.
+    Deep(GpuFlock<Vec3>),
+}
+
+impl AnyGpuFlock {
+    /// The flock for `params` (3D when its world has a depth), its own birds from `seed` and
+    /// the player's last.
+    fn new(
+        gpu: &GpuContext,
+        params: &FlockParams,
+        own: usize,
+        seed: u64,
+        player: Option<(Vec3, Vec3)>,
+    ) -> Result<Self, GpuError> {
+        fn make<V: Vector>(
+            gpu: &GpuContext,
+            params: &FlockParams,
+            own: usize,
+            seed: u64,
+            player: Option<(Vec3, Vec3)>,
+        ) -> Result<GpuFlock<V>, GpuError> {
+            let (mut pos, mut vel) = initial_boids::<V>(params, own, seed);
+            if let Some((p, v)) = player {
+                pos.push(V::from_vec3(p));
+                vel.push(V::from_vec3(v));
+            }
+            let mut flock = GpuFlock::new(gpu, params.clone(), &pos, &vel)?;
+            flock.set_player(player.map(|_| own as u32));
+            Ok(flock)
+        }
+        Ok(if params.is_3d() {
+            Self::Deep(make(gpu, params, own, seed, player)?)
+        } else {
+            Self::Flat(make(gpu, params, own, seed, player)?)
+        })
+    }
+
+    /// Birds, the player's included.
+    pub(super) fn len(&self) -> usize {
+        match self {
+            Self::Flat(f) => f.len(),
+            Self::Deep(f) => f.len(),
+        }
+    }
+
+    fn set_params(&mut self, params: FlockParams) -> Result<(), GpuError> {
+        match self {
+            Self::Flat(f) => f.set_params(params),
+            Self::Deep(f) => f.set_params(params),
+        }
+    }
+
+    /// The leaders and, in 3D, the solids; the player's state.
+    fn set_scene(
+        &mut self,
+        leaders: &[LeaderState<Vec3>],
+        solids: &[murmur_core::solids::Solid],
+        player: Option<(Vec3, Vec3)>,
+    ) {
+        fn apply<V: Vector>(
+            flock: &mut GpuFlock<V>,
+            leaders: &[LeaderState<Vec3>],
+            player: Option<(Vec3, Vec3)>,
+        ) {
+            let leaders: Vec<LeaderState<V>> = leaders
+                .iter()
+                .map(|l| LeaderState {
+                    pos: V::from_vec3(l.pos),
+                    params: l.params,
+                })
+                .collect();
+            flock.set_leaders(&leaders);
+            if let Some((p, v)) = player {
+                flock.put_bird(flock.len() as u32 - 1, V::from_vec3(p), V::from_vec3(v));
+            }
+        }
+        match self {
+            Self::Flat(f) => apply(f, leaders, player),
+            Self::Deep(f) => {
+                if let Err(e) = f.set_solids(solids) {
+                    warn!("the GPU flock flies without its solids: {e}");
+                    let _ = f.set_solids(&[]);
+                }
+                apply(f, leaders, player);
+            }
+        }
+    }
+
+    fn encode_ticks(&mut self, encoder: &mut murmur_gpu::wgpu::CommandEncoder, ticks: u32) {
+        match self {
+            Self::Flat(f) => f.encode_ticks(encoder, ticks),
+            Self::Deep(f) => f.encode_ticks(encoder, ticks),
+        }
+    }
+}
 
 /// How the birds look this frame, as the main world knows it.
 #[derive(Clone, Copy, Debug, Default)]
@@ -121,8 +222,8 @@ struct BirdsLayer(RenderLayers);
 
 /// The GPU flock in the render world.
 #[derive(Resource, Default)]
-struct GpuFlockState {
-    flock: Option<GpuFlock>,
+pub(super) struct GpuFlockState {
+    pub(super) flock: Option<AnyGpuFlock>,
     /// The flock's entity, birds and seed the state was made for.
     made_for: Option<(Entity, usize, u64)>,
     params: Option<FlockParams>,
@@ -133,6 +234,11 @@ struct GpuFlockState {
     look: LookUniform,
     look_buffer: Option<murmur_gpu::wgpu::Buffer>,
     bind_group: Option<BindGroup>,
+    /// A 3D flock's instances for the 3D birds' shader, and what writes them.
+    #[cfg(feature = "draw3d")]
+    pub(super) instances: Option<super::render3d::Instances>,
+    #[cfg(feature = "draw3d")]
+    look3d: super::render3d::Look3d,
 }
 
 /// Registers the shader and the render world's systems (when there is a renderer).
@@ -160,6 +266,8 @@ pub(super) fn build(app: &mut App, layer: usize) {
             ),
         )
         .add_systems(RenderGraph, run_ticks.before(camera_driver));
+    #[cfg(feature = "draw3d")]
+    super::render3d::build(render_app, layer);
 }
 
 /// Decides [`GpuFlockStatus`] from the adapter the renderer found.
@@ -203,11 +311,6 @@ fn extract_frame(
     if state.made_for != Some(key) {
         let (_, boids, seed) = key;
         let own = boids - usize::from(frame.player.is_some());
-        let (mut pos, mut vel) = initial_boids(params, own, seed);
-        if let Some((p, v)) = frame.player {
-            pos.push(p);
-            vel.push(v);
-        }
         let gpu = GpuContext::from_device(
             device.wgpu_device().clone(),
             (****queue).clone(),
@@ -217,16 +320,22 @@ fn extract_frame(
         state.bind_group = None;
         state.params = Some(params.clone());
         state.ticks_done = frame.ticks;
-        state.flock = match GpuFlock::new(&gpu, params.clone(), &pos, &vel) {
-            Ok(mut flock) => {
-                flock.set_player(frame.player.map(|_| (boids - 1) as u32));
-                Some(flock)
-            }
+        state.flock = match AnyGpuFlock::new(&gpu, params, own, seed, frame.player) {
+            Ok(flock) => Some(flock),
             Err(e) => {
                 warn!("the GPU flock cannot start: {e}");
                 None
             }
         };
+        #[cfg(feature = "draw3d")]
+        {
+            state.instances = match &state.flock {
+                Some(AnyGpuFlock::Deep(flock)) => {
+                    Some(super::render3d::Instances::new(device.wgpu_device(), flock))
+                }
+                _ => None,
+            };
+        }
     }
     let Some(flock) = state.flock.as_mut() else {
         return;
@@ -237,10 +346,7 @@ fn extract_frame(
             Err(e) => warn!("the GPU flock keeps its parameters: {e}"),
         }
     }
-    flock.set_leaders(&frame.leaders);
-    if let Some((p, v)) = frame.player {
-        flock.put_bird(flock.len() as u32 - 1, p, v);
-    }
+    flock.set_scene(&frame.leaders, &frame.solids, frame.player);
     state.look = frame.look.uniform;
     state.look.skip = if frame.player.is_some() {
         flock.len() as u32 - 1
@@ -250,13 +356,27 @@ fn extract_frame(
     let behind = frame.ticks.saturating_sub(state.ticks_done);
     state.pending = behind.min(MAX_TICKS_PER_FRAME) as u32;
     state.ticks_done = frame.ticks;
+    #[cfg(feature = "draw3d")]
+    {
+        state.look3d = frame.look3d;
+        state.look3d.skip = state.look.skip;
+        if let Some(instances) = &state.instances {
+            instances.write_look(&queue, &state.look3d);
+        }
+    }
 }
 
-/// The frame's ticks, in the frame's command encoder, before any camera draws.
+/// The frame's ticks, in the frame's command encoder, before any camera draws; then a 3D
+/// flock's instances from the new state.
 fn run_ticks(mut context: RenderContext, mut state: ResMut<GpuFlockState>) {
     let ticks = std::mem::take(&mut state.pending);
+    let state = &mut *state;
     if let Some(flock) = state.flock.as_mut() {
         flock.encode_ticks(context.command_encoder(), ticks);
+    }
+    #[cfg(feature = "draw3d")]
+    if let Some(instances) = &state.instances {
+        instances.encode(context.command_encoder());
     }
 }
 
@@ -333,7 +453,7 @@ fn prepare_bind_group(
     pipeline: Option<Res<BirdsPipeline>>,
     pipeline_cache: Res<PipelineCache>,
 ) {
-    let (Some(pipeline), Some(flock)) = (pipeline, state.flock.as_ref()) else {
+    let (Some(pipeline), Some(AnyGpuFlock::Flat(flock))) = (pipeline, state.flock.as_ref()) else {
         return;
     };
     let look = state.look;
@@ -384,7 +504,9 @@ fn queue_birds(
     let Some(pipeline) = pipeline else {
         return;
     };
-    if state.flock.as_ref().is_none_or(|f| f.is_empty()) || state.bind_group.is_none() {
+    if !matches!(&state.flock, Some(AnyGpuFlock::Flat(f)) if !f.is_empty())
+        || state.bind_group.is_none()
+    {
         return;
     }
     let draw = draw_functions.read().id::<DrawBirds>();

@@ -60,7 +60,8 @@ struct Params {
     solids: array<Solid, 8>,
 }
 
-// One bird: position and velocity (w unused).
+// One bird: position and velocity; their fourth floats carry the tick's turning (see `steer`),
+// which only the drawing reads.
 struct Bird {
     p: vec4<f32>,
     v: vec4<f32>,
@@ -835,5 +836,18 @@ fn steer(
     if P.solid_count > 0u {
         b = keep_out(b);
     }
+    // For drawing (a bird banks into its turn): the tick's acceleration across the new heading,
+    // along `bank_axes`' right and up, in the state's unused fourth floats.
+    let axes = bank_axes(b.v.xyz);
+    b.p.w = dot(a, axes[0]);
+    b.v.w = dot(a, axes[1]);
     birds[id] = b;
+}
+
+// Right and up across a bird's heading (level, unless it flies straight up or down): the axes
+// the steering pass writes a bird's turning along, and the drawing reads it back from.
+fn bank_axes(v: vec3<f32>) -> array<vec3<f32>, 2> {
+    let forward = normalize_or(v, vec3<f32>(0.0, 0.0, -1.0));
+    let right = normalize_or(cross(forward, UP), vec3<f32>(1.0, 0.0, 0.0));
+    return array<vec3<f32>, 2>(right, cross(right, forward));
 }
