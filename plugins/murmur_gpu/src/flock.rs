@@ -21,8 +21,9 @@ const SHADER_3D: &str = include_str!("shaders/flock3d.wgsl");
 /// Bytes of one bird's state in 2D: position and velocity, four f32s.
 pub const BIRD_BYTES: u64 = 16;
 
-/// Bytes of one bird's state in 3D: position then velocity, each as four f32s (the fourth
-/// unused), so that each starts on a 16-byte boundary as WGSL's `vec4<f32>` wants.
+/// Bytes of one bird's state in 3D: position then velocity, each as four f32s, so that each
+/// starts on a 16-byte boundary as WGSL's `vec4<f32>` wants (the fourth floats carry the last
+/// tick's turning, for drawing: see [`GpuFlock::birds_buffer`]).
 pub const BIRD_BYTES_3D: u64 = 32;
 
 /// Floats of one bird's state in space `V` (4 in 2D, 8 in 3D).
