@@ -235,6 +235,46 @@ fn solids_change_the_tick_and_keep_birds_out() {
 
 #[test]
 #[ignore = "needs a GPU (Vulkan; lavapipe will do)"]
+fn new_parameters_take_effect_on_the_next_tick() {
+    // As the panel's sliders do: a wider sight (another grid) and slower birds.
+    let gpu = common::gpu();
+    let (params, solids) = preset3d("reynolds3d");
+    let (pos, vel) = initial_boids::<Vec3>(&params, 8_000, 4);
+    let mut flock = GpuFlock::new(&gpu, params.clone(), &pos, &vel).unwrap();
+    flock.set_solids(&solids).unwrap();
+    flock.step();
+    let (pos, vel) = flock.read_state();
+    let mut changed = params.clone();
+    if let murmur_core::models::Model::Reynolds(m) = &mut changed.model {
+        m.perception_radius = 80.0;
+        m.max_speed = 2.0;
+    }
+    let before = flock.grid_layout().cell_count();
+    flock.set_params(changed.clone()).unwrap();
+    assert_ne!(
+        flock.grid_layout().cell_count(),
+        before,
+        "a grid for the new sight"
+    );
+    flock.step();
+    let mut cpu = FlockSim::<Vec3>::from_state(changed, pos, vel, 4);
+    cpu.solids = solids;
+    cpu.step();
+    assert_eq!(flock.read_neighbours(), cpu.neighbours);
+    let fastest = flock
+        .read_state()
+        .1
+        .iter()
+        .map(|v| v.length())
+        .fold(0.0f32, f32::max);
+    assert!(
+        fastest <= 2.0 + 1e-4,
+        "the new speed limit holds: {fastest}"
+    );
+}
+
+#[test]
+#[ignore = "needs a GPU (Vulkan; lavapipe will do)"]
 fn the_player_is_seen_but_moved_only_by_the_game() {
     let gpu = common::gpu();
     let (params, _) = preset3d("reynolds3d");
