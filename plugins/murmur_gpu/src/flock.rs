@@ -204,7 +204,10 @@ impl<V: Vector> GpuFlock<V> {
         let state: Vec<f32> = pos
             .iter()
             .zip(vel)
-            .flat_map(|(&p, &v)| Self::bird_floats_of(p, v))
+            .flat_map(|(&p, &v)| {
+                let floats = Self::bird_floats_of(p, v);
+                floats.into_iter().take(bird_floats::<V>())
+            })
             .collect();
         let birds = device.create_buffer_init(&wgpu::util::BufferInitDescriptor {
             label: Some("murmur_gpu birds"),
@@ -275,13 +278,13 @@ impl<V: Vector> GpuFlock<V> {
         }
     }
 
-    /// One bird's state as the buffer holds it.
-    fn bird_floats_of(p: V, v: V) -> Vec<f32> {
+    /// One bird's state as the buffer holds it: the first [`bird_floats`] of the eight.
+    fn bird_floats_of(p: V, v: V) -> [f32; 8] {
         let (p, v) = (p.to_axes(), v.to_axes());
         if V::DIM == 2 {
-            vec![p[0], p[1], v[0], v[1]]
+            [p[0], p[1], v[0], v[1], 0.0, 0.0, 0.0, 0.0]
         } else {
-            vec![p[0], p[1], p[2], 0.0, v[0], v[1], v[2], 0.0]
+            [p[0], p[1], p[2], 0.0, v[0], v[1], v[2], 0.0]
         }
     }
 
@@ -373,7 +376,7 @@ impl<V: Vector> GpuFlock<V> {
     /// [`crate::uniform3d::MAX_SOLIDS`]); a flat flock has none (as on the CPU, they are
     /// ignored).
     pub fn set_solids(&mut self, solids: &[Solid]) -> Result<(), GpuError> {
-        if V::DIM == 2 {
+        if V::DIM == 2 || solids == self.solids.as_slice() {
             return Ok(());
         }
         if let Block::Deep(block) = &mut self.block {
@@ -412,7 +415,7 @@ impl<V: Vector> GpuFlock<V> {
             self.queue.write_buffer(
                 &self.birds,
                 u64::from(id) * Self::bird_bytes(),
-                bytemuck::cast_slice(&Self::bird_floats_of(pos, vel)),
+                bytemuck::cast_slice(&Self::bird_floats_of(pos, vel)[..bird_floats::<V>()]),
             );
         }
     }

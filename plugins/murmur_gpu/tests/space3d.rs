@@ -8,7 +8,6 @@ mod common;
 
 use murmur_core::Vec3;
 use murmur_core::edges::EdgeMode;
-use murmur_core::grid::NeighbourGrid;
 use murmur_core::leader::{LeaderMode, LeaderParams};
 use murmur_core::params::FlockParams;
 use murmur_core::preset::Preset;
@@ -31,40 +30,11 @@ fn preset3d(name: &str) -> (FlockParams, Vec<Solid>) {
 fn compare_cells(
     gpu: &murmur_gpu::GpuContext,
     params: FlockParams,
-    mut pos: Vec<Vec3>,
+    pos: Vec<Vec3>,
     vel: Vec<Vec3>,
 ) {
-    // A crowd in one spot, so that cells hold many birds and the atomics' order matters.
-    let crowd = pos[0];
-    for p in pos.iter_mut().step_by(9) {
-        *p = crowd;
-    }
-    let mut cpu = NeighbourGrid::<Vec3>::new();
-    cpu.rebuild(
-        &params.bounds_in(),
-        params.model.interaction_radius(),
-        &pos,
-        &vel,
-    );
-    let mut flock = GpuFlock::new(gpu, params, &pos, &vel).unwrap();
-    assert_eq!(flock.grid_layout(), cpu.layout());
-    assert!(cpu.layout().nz > 2, "a grid with depth");
-    flock.collect_neighbours();
-    let starts = flock.read_cell_starts();
-    let cells = cpu.layout().cell_count();
-    assert_eq!(starts.len(), cells + 1);
-    for c in 0..cells {
-        let range = cpu.cell_range(c);
-        assert_eq!(starts[c] as usize, range.start, "cell {c}'s first place");
-        assert_eq!(starts[c + 1] as usize, range.end, "cell {c}'s end");
-    }
-    let order = flock.read_cell_order();
-    assert_eq!(order, cpu.order(), "the birds in cell order");
-    let fullest = (0..cells).map(|c| cpu.cell_range(c).len()).max().unwrap();
-    assert!(fullest > pos.len() / 10, "a crowded cell ({fullest} birds)");
-    // Again: the atomics arrive in another order, the cells do not.
-    flock.collect_neighbours();
-    assert_eq!(flock.read_cell_order(), order);
+    let layout = common::compare_cells(gpu, params, pos, vel);
+    assert!(layout.nz > 2, "a grid with depth");
 }
 
 #[test]
