@@ -346,7 +346,7 @@ pub fn initial_boids<V: Vector>(params: &FlockParams, n: usize, seed: u64) -> (V
                 (0.5 * m.start_spread.min(360.0)).to_radians() * turn,
                 std::f32::consts::TAU * tilt,
             ),
-            _ => V::direction_from(turn, tilt),
+            _ => V::first_direction(turn, tilt),
         };
         birds.push((p, direction * s));
     }
