@@ -18,5 +18,6 @@ pub mod progress;
 pub mod scene;
 #[cfg(not(target_arch = "wasm32"))]
 pub mod scripted;
+pub mod ticker;
 #[cfg(target_arch = "wasm32")]
 pub mod web;

@@ -1,6 +1,7 @@
 //! The web page's address as its command line: `?preset=cornell&boids=5000&seed=3&set=max_speed=4`.
 //! The keys are the native scene flags: `preset`, `boids`, `seed`, `world`, `set`, `leader`,
-//! `hunter`; and `baud`, the serial rate of a board the page mirrors.
+//! `hunter`; and `baud`, the serial rate of a board the page mirrors; and `ticks`, a run of the
+//! scene's ticks without drawing that reports as `murmur headless` does (`web::ticks`).
 //!
 //! The browser has no flags, so the page reads the scene from its URL query. Built for every
 //! target so that its rules are tested natively; only the web page uses it. A bad value never
@@ -35,7 +36,14 @@ pub struct PageQuery {
     /// `baud=N`: the serial line's rate for a board mirrored over Web Serial (as `murmur
     /// mirror --baud`; 115200 when not given).
     pub baud: Option<u32>,
+    /// `ticks=N`: run the scene N ticks with the headless plugin set, without drawing, and report
+    /// the state hash and the tick's time as `murmur headless` does (the page's speed and
+    /// results measured against the native app's).
+    pub ticks: Option<u64>,
 }
+
+/// The most ticks a page's `ticks=N` run takes (at 60 ticks a second, over four hours of flight).
+pub const MAX_TICKS: u64 = 1_000_000;
 
 /// The slowest and fastest serial rates the page opens a board's port at.
 pub const BAUD_RANGE: std::ops::RangeInclusive<u32> = 1200..=4_000_000;
@@ -92,6 +100,12 @@ pub fn parse(search: &str) -> (PageQuery, Vec<String>) {
                 Ok(b) if BAUD_RANGE.contains(&b) => query.baud = Some(b),
                 _ => bad("expected a serial rate, 1200 to 4000000"),
             },
+            "ticks" => match value.parse::<u64>() {
+                Ok(n) if (1..=MAX_TICKS).contains(&n) => query.ticks = Some(n),
+                _ => bad(&format!(
+                    "expected a whole number of ticks, 1 to {MAX_TICKS}"
+                )),
+            },
             // `murmur run --gpu`'s path needs compute shaders, which the page's WebGL2 lacks.
             "gpu" => warnings.push(format!(
                 "{part}: the GPU path needs compute shaders, which this page's WebGL2 does not \
@@ -99,7 +113,7 @@ pub fn parse(search: &str) -> (PageQuery, Vec<String>) {
             )),
             _ => bad(
                 "not something the page understands (preset, boids, seed, world, set, leader, \
-                 hunter, baud)",
+                 hunter, baud, ticks)",
             ),
         }
     }
@@ -275,6 +289,23 @@ mod tests {
             assert_eq!(query.baud, None, "{bad}");
             assert!(
                 warnings[0].contains("expected a serial rate"),
+                "{bad}: {warnings:?}"
+            );
+        }
+    }
+
+    #[test]
+    fn a_run_of_ticks_is_read_and_checked() {
+        let (query, warnings) = parse("preset=cornell&ticks=600");
+        assert!(warnings.is_empty(), "{warnings:?}");
+        assert_eq!(query.ticks, Some(600));
+        // A run measures a known scene: alone it is the default one, not the last visit's.
+        assert!(!parse("ticks=600").0.asks_for_no_scene());
+        for bad in ["ticks=0", "ticks=many", "ticks=-1", "ticks=1000001"] {
+            let (query, warnings) = parse(bad);
+            assert_eq!(query.ticks, None, "{bad}");
+            assert!(
+                warnings[0].contains("expected a whole number of ticks"),
                 "{bad}: {warnings:?}"
             );
         }

@@ -1,10 +1,12 @@
 //! The web page's app: the same plugins as the window, on the page's `#murmur` canvas. The scene
 //! comes from the page's address (see [`crate::scene::address`]); with none there, the last visit's
 //! flock. Presets and settings live in the browser's `localStorage`; a board plugged into the
-//! computer is mirrored over Web Serial ([`serial`]); the command-line modes stay native.
+//! computer is mirrored over Web Serial ([`serial`]); the command-line modes stay native, but for
+//! `?ticks=N`, `murmur headless`'s run on the page ([`ticks`]).
 
 mod download;
 pub mod serial;
+mod ticks;
 
 pub use download::download;
 
@@ -24,6 +26,15 @@ pub fn run() {
         serial::set_baud(baud);
     }
     warnings.extend(more);
+    if let Some(n) = query.ticks {
+        // A measured run of a known scene: not the last visit's flock, not its settings.
+        let preset = query
+            .preset
+            .clone()
+            .unwrap_or_else(|| address::DEFAULT_PRESET.to_string());
+        ticks::start(scene, preset, n, warnings);
+        return;
+    }
 
     let storage = store::Storage::user();
     let (settings, warning) = store::saved_settings(storage.as_ref());

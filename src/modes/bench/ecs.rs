@@ -2,6 +2,7 @@
 //! the plugins' tick phase by phase.
 
 use super::*;
+use crate::ticker;
 
 /// The `ecs` line, at the largest size up to 100,000.
 pub(super) fn speed(bench: &mut Bench, preset: &Preset, sizes: &[usize]) {
@@ -36,8 +37,8 @@ pub(super) fn speed(bench: &mut Bench, preset: &Preset, sizes: &[usize]) {
         move || sim.step()
     };
     let mut ecs_start = || {
-        let (mut app, flock) = headless::flock_app_from(params.clone(), &pos, &vel, 1);
-        headless::ready(&mut app);
+        let (mut app, flock) = ticker::flock_app_from(params.clone(), &pos, &vel, 1);
+        ticker::ready(&mut app);
         advance_ticks(&mut app, flock, warm as u64);
         move || {
             advance_ticks(&mut app, flock, 1);
@@ -118,7 +119,7 @@ pub(super) fn plugin_phases<V: Vector + Reflect + TypePath>(
     ticks: u64,
 ) -> PluginPhases {
     use murmur_flock::plugin::FlockSystems::*;
-    let (mut app, flock) = headless::flock_app_from(params.clone(), pos, vel, 1);
+    let (mut app, flock) = ticker::flock_app_from(params.clone(), pos, vel, 1);
     app.init_resource::<PhaseClocks>().add_systems(
         FixedUpdate,
         (
@@ -130,7 +131,7 @@ pub(super) fn plugin_phases<V: Vector + Reflect + TypePath>(
             phase_clock::<5>.after(WriteBack),
         ),
     );
-    headless::ready(&mut app);
+    ticker::ready(&mut app);
     advance_ticks(&mut app, flock, warm);
     app.world_mut().resource_mut::<PhaseClocks>().0 = PluginPhases::default();
     let started = Instant::now();
@@ -152,8 +153,8 @@ pub(super) fn ecs_start<V: Vector + Reflect + TypePath>(
 ) -> impl FnMut() -> Box<dyn FnMut()> {
     let (params, pos, vel) = (params.clone(), pos.to_vec(), vel.to_vec());
     move || {
-        let (mut app, flock) = headless::flock_app_from(params.clone(), &pos, &vel, 1);
-        headless::ready(&mut app);
+        let (mut app, flock) = ticker::flock_app_from(params.clone(), &pos, &vel, 1);
+        ticker::ready(&mut app);
         advance_ticks(&mut app, flock, 2);
         Box::new(move || {
             advance_ticks(&mut app, flock, 1);

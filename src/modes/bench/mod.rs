@@ -4,7 +4,7 @@
 //! `gpu`, `depth` (3D beside 2D) — and `tables` (what it prints without `--json`). Here: the
 //! arguments, the density and timing helpers they share, and the run.
 
-use super::{ModeError, headless};
+use super::ModeError;
 use bevy::prelude::*;
 use bevy::reflect::TypePath;
 use clap::Args;
