@@ -10,20 +10,24 @@ use murmur_gpu::GpuFlock;
 const TICKS: u32 = 600;
 
 /// Polarization and mean nearest-neighbour distance, each averaged over the last 100 ticks
-/// (sampled every 20), for the GPU and the CPU from the same start.
-fn both_paths(params: &murmur_core::params::FlockParams, n: usize, seed: u64) -> [(f64, f64); 2] {
+/// (sampled every 20): on the GPU, on the CPU from the same start, and on the CPU from a start
+/// nudged by a rounding error (the run's own chaos, for scale).
+fn three_runs(params: &murmur_core::params::FlockParams, n: usize, seed: u64) -> [(f64, f64); 3] {
     let gpu = common::gpu();
     let name = params.model.kind().name();
     let params = params.clone();
     let (pos, vel) = initial_boids::<murmur_core::Vec2>(&params, n, seed);
     let mut cpu = FlockSim::from_state(params.clone(), pos.clone(), vel.clone(), seed);
+    let nudged_pos = pos.iter().map(|p| *p * (1.0 + 1e-6)).collect();
+    let mut nudged = FlockSim::from_state(params.clone(), nudged_pos, vel.clone(), seed);
     let mut flock = GpuFlock::new(&gpu, params.clone(), &pos, &vel).unwrap();
-    let (mut on_gpu, mut on_cpu) = ((0.0, 0.0), (0.0, 0.0));
+    let mut sums = [(0.0, 0.0); 3];
     let mut samples = 0.0;
     for t in (20..=TICKS).step_by(20) {
         flock.step_many(20);
         for _ in 0..20 {
             cpu.step();
+            nudged.step();
         }
         let (gpos, gvel) = flock.read_state();
         assert!(
@@ -38,51 +42,58 @@ fn both_paths(params: &murmur_core::params::FlockParams, n: usize, seed: u64) ->
             );
         }
         if t > TICKS - 100 {
-            let g = common::figures(&params, &gpos, &gvel);
-            let c = common::figures(&params, &cpu.pos, &cpu.vel);
-            on_gpu = (on_gpu.0 + g.0, on_gpu.1 + g.1);
-            on_cpu = (on_cpu.0 + c.0, on_cpu.1 + c.1);
+            let states = [
+                (&gpos, &gvel),
+                (&cpu.pos, &cpu.vel),
+                (&nudged.pos, &nudged.vel),
+            ];
+            for (sum, (p, v)) in sums.iter_mut().zip(states) {
+                let f = common::figures(&params, p, v);
+                *sum = (sum.0 + f.0, sum.1 + f.1);
+            }
             samples += 1.0;
         }
     }
-    let mean = |(a, b): (f64, f64)| (a / samples, b / samples);
-    [mean(on_gpu), mean(on_cpu)]
+    sums.map(|(a, b)| (a / samples, b / samples))
 }
 
-/// The three seeds' mean figures on the GPU within 5% of the CPU's. A single seed's figures
-/// after 600 ticks carry the chaos of the run (two CPU runs from starts a rounding error apart
-/// differ as much), so each seed is only held to 15%.
-fn within_five_percent(params: murmur_core::params::FlockParams, n: usize) {
+/// Each figure averaged over eight seeds: the GPU's distance from the CPU's is held to twice
+/// the CPU's own distance from a run started a rounding error away (what chaos alone gives),
+/// plus 3%. (One seed's figures after 600 ticks carry the run's chaos: a flock that has merged
+/// into one on one path may still be two on the other, so no seed is held on its own.)
+fn flies_as_on_the_cpu(params: murmur_core::params::FlockParams, n: usize) {
+    const WHAT: [&str; 2] = ["polarization", "nearest-neighbour distance"];
     let name = params.model.kind().name();
-    let (mut gpu, mut cpu) = ((0.0, 0.0), (0.0, 0.0));
-    for seed in [1, 2, 3] {
-        let [(gp, gd), (cp, cd)] = both_paths(&params, n, seed);
+    let seeds = [1, 2, 3, 4, 5, 6, 7, 8];
+    let share = 1.0 / seeds.len() as f64;
+    let (mut gpu_off, mut chaos, mut cpu) = ([0.0; 2], [0.0; 2], [0.0; 2]);
+    for seed in seeds {
+        let runs = three_runs(&params, n, seed);
+        let [g, c, c2] = runs.map(|(a, b)| [a, b]);
         eprintln!(
-            "{name} seed {seed}: polarization GPU {gp:.4} CPU {cp:.4}; mean NN distance GPU {gd:.3} CPU {cd:.3}"
+            "{name} seed {seed}: polarization GPU {:.4} CPU {:.4} CPU nudged {:.4}; \
+             mean NN distance GPU {:.3} CPU {:.3} CPU nudged {:.3}",
+            g[0], c[0], c2[0], g[1], c[1], c2[1]
         );
-        assert!(
-            (gp - cp).abs() <= 0.15 * cp,
-            "{name} seed {seed}: polarization {gp} vs {cp}"
-        );
-        assert!(
-            (gd - cd).abs() <= 0.15 * cd,
-            "{name} seed {seed}: NN distance {gd} vs {cd}"
-        );
-        gpu = (gpu.0 + gp / 3.0, gpu.1 + gd / 3.0);
-        cpu = (cpu.0 + cp / 3.0, cpu.1 + cd / 3.0);
+        for a in 0..2 {
+            gpu_off[a] += (g[a] - c[a]) * share;
+            chaos[a] += (c2[a] - c[a]).abs() * share;
+            cpu[a] += c[a] * share;
+        }
     }
-    eprintln!(
-        "{name}, three seeds: polarization GPU {:.4} CPU {:.4}; mean NN distance GPU {:.3} CPU {:.3}",
-        gpu.0, cpu.0, gpu.1, cpu.1
-    );
-    assert!(
-        (gpu.0 - cpu.0).abs() <= 0.05 * cpu.0,
-        "{name}: polarization {gpu:?} vs {cpu:?}"
-    );
-    assert!(
-        (gpu.1 - cpu.1).abs() <= 0.05 * cpu.1,
-        "{name}: NN distance {gpu:?} vs {cpu:?}"
-    );
+    for a in 0..2 {
+        let allowed = 2.0 * chaos[a] + 0.03 * cpu[a].abs();
+        eprintln!(
+            "{name}: {}: GPU - CPU {:+.4} (mean CPU {:.3}); chaos {:.4}; allowed {:.4}",
+            WHAT[a], gpu_off[a], cpu[a], chaos[a], allowed
+        );
+        assert!(
+            gpu_off[a].abs() <= allowed,
+            "{name}: {}: the GPU is {} from the CPU, over {allowed}",
+            WHAT[a],
+            gpu_off[a]
+        );
+    }
 }
 
 /// A preset on a torus of `width` x `height`.
@@ -96,13 +107,13 @@ fn on_a_torus(name: &str, width: f32, height: f32) -> murmur_core::params::Flock
 #[test]
 #[ignore = "needs a GPU (Vulkan; lavapipe will do)"]
 fn cornell_flies_as_on_the_cpu() {
-    within_five_percent(on_a_torus("cornell", 640.0, 480.0), 3_000);
+    flies_as_on_the_cpu(on_a_torus("cornell", 640.0, 480.0), 3_000);
 }
 
 #[test]
 #[ignore = "needs a GPU (Vulkan; lavapipe will do)"]
 fn reynolds_flies_as_on_the_cpu() {
-    within_five_percent(on_a_torus("reynolds", 640.0, 400.0), 2_500);
+    flies_as_on_the_cpu(on_a_torus("reynolds", 640.0, 400.0), 2_500);
 }
 
 #[test]
