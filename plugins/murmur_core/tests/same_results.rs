@@ -235,5 +235,6 @@ fn the_platforms_sin_and_cos_would_change_the_first_flock() {
         .map(|k| k as f32 / (1u32 << 16) as f32)
         .filter(|&u| Vec2::direction_from(u, 0.0) != Vec2::first_direction(u, 0.0))
         .count();
+    eprintln!("glibc's sin and cos give another heading for {differ} of 65536 angles");
     assert!(differ > 100, "only {differ} of 65536 angles differ");
 }
