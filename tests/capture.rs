@@ -9,7 +9,7 @@
 
 mod common;
 
-use common::{is_crimson, murmur, needs, wait_for, xdotool};
+use common::{is_crimson, main_window, murmur, needs, wait_for, xdotool};
 use std::path::{Path, PathBuf};
 use std::process::Stdio;
 use std::time::Duration;
@@ -138,6 +138,7 @@ fn f12_and_f9_save_a_picture_and_a_recording_and_a_killed_recording_still_decode
     let dir = scratch("keys");
     let pictures = dir.join("pictures");
     std::fs::create_dir_all(&pictures).unwrap();
+    let log = dir.join("log.txt");
     let mut app = murmur()
         .args([
             "run", "--preset", "reynolds", "--boids", "800", "--seed", "2",
@@ -147,15 +148,12 @@ fn f12_and_f9_save_a_picture_and_a_recording_and_a_killed_recording_still_decode
         .env("XDG_RUNTIME_DIR", std::env::temp_dir())
         .env("MURMUR_CONFIG_DIR", &dir)
         .env("MURMUR_PICTURES_DIR", &pictures)
+        .env("NO_COLOR", "1")
         .stdout(Stdio::null())
-        .stderr(Stdio::null())
+        .stderr(std::fs::File::create(&log).unwrap())
         .spawn()
         .expect("murmur runs");
-    let window = wait_for(Duration::from_secs(60), || {
-        xdotool(&display.name, &["search", "--name", "^murmur$"])
-            .and_then(|w| w.lines().next().map(str::to_string))
-    })
-    .expect("the window opens");
+    let window = main_window(&display.name, &mut app, &log, Duration::from_secs(120));
     // Xvfb has no window manager: the window gets key events only once focused.
     let key = |k: &str| {
         xdotool(&display.name, &["windowfocus", "--sync", &window]);
@@ -209,4 +207,24 @@ fn f12_and_f9_save_a_picture_and_a_recording_and_a_killed_recording_still_decode
         "with the frames captured before the kill"
     );
     let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// The control for `main_window`, which the tests above wait on: an app that cannot open its
+/// window (here, a display nobody serves) fails the wait at once, saying that it exited and
+/// what it said, rather than passing or waiting out the limit.
+#[test]
+#[should_panic(expected = "the app exited")]
+fn waiting_for_the_window_of_an_app_that_cannot_open_one_fails_with_its_log() {
+    let dir = scratch("nowindow");
+    let log = dir.join("log.txt");
+    let mut app = murmur()
+        .args(["run", "--boids", "10"])
+        .env("DISPLAY", ":4099")
+        .env_remove("WAYLAND_DISPLAY")
+        .env("MURMUR_CONFIG_DIR", &dir)
+        .stdout(Stdio::null())
+        .stderr(std::fs::File::create(&log).unwrap())
+        .spawn()
+        .expect("murmur runs");
+    main_window(":4099", &mut app, &log, Duration::from_secs(60));
 }

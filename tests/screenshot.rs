@@ -220,3 +220,40 @@ fn the_mirror_window_shows_the_board_beside_its_local_model() {
     assert!(board.iter().filter(|&&l| l).count() >= 20);
     assert_ne!(board, local, "a diverged model shows different birds");
 }
+
+/// Without a display the windowed modes say so and how to go on, instead of panicking: a
+/// server over SSH, a container, CI without Xvfb. The record left behind no empty GIF.
+#[test]
+fn without_a_display_the_windowed_modes_say_what_to_do_instead_of_panicking() {
+    let dir = std::env::temp_dir().join(format!("murmur-test-{}-nodisplay", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    let gif = dir.join("flock.gif");
+    let png = dir.join("flock.png");
+    let gif_arg = gif.to_str().unwrap();
+    let png_arg = png.to_str().unwrap();
+    for (display, args) in [
+        ("", vec!["run"]),
+        ("", vec!["screenshot", "--out", png_arg]),
+        (":4099", vec!["record", "--seconds", "1", "--out", gif_arg]),
+        (":4099", vec!["oled"]),
+    ] {
+        let out = murmur()
+            .args(&args)
+            .env("DISPLAY", display)
+            .env_remove("WAYLAND_DISPLAY")
+            .env_remove("WAYLAND_SOCKET")
+            .env("MURMUR_CONFIG_DIR", &dir)
+            .output()
+            .expect("murmur runs");
+        let said = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(out.status.code(), Some(1), "{args:?}: {said}");
+        assert!(
+            said.contains("opens a window") && said.contains("murmur headless"),
+            "{args:?}: {said}"
+        );
+        assert!(!said.contains("panicked"), "{args:?}: {said}");
+    }
+    assert!(!gif.exists() && !png.exists(), "nothing written");
+    let _ = std::fs::remove_dir_all(&dir);
+}

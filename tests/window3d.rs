@@ -9,7 +9,9 @@
 
 mod common;
 
-use common::{Display, Picture, is_bird, is_crimson, load, murmur, needs, wait_for, xdotool};
+use common::{
+    Display, Picture, is_bird, is_crimson, load, main_window, murmur, needs, wait_for, xdotool,
+};
 use std::path::{Path, PathBuf};
 use std::process::Stdio;
 use std::time::Duration;
@@ -262,11 +264,7 @@ fn real_keys_and_a_real_click_fly_the_gold_bird_and_place_the_leader_in_the_live
         .stderr(std::fs::File::create(&log).unwrap())
         .spawn()
         .expect("murmur runs");
-    let window = wait_for(Duration::from_secs(60), || {
-        xdotool(&display.name, &["search", "--name", "^murmur$"])
-            .and_then(|w| w.lines().next().map(str::to_string))
-    })
-    .expect("the window opens");
+    let window = main_window(&display.name, &mut app, &log, Duration::from_secs(120));
     let said = |what: &str| std::fs::read_to_string(&log).is_ok_and(|l| l.contains(what));
     // Xvfb has no window manager: the window gets key events only once focused.
     let x = |args: &[&str]| {

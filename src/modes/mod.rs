@@ -69,3 +69,110 @@ pub fn run(cli: Cli) -> Result<(), ModeError> {
         Some(Command::Firmware(args)) => firmware::run(args),
     }
 }
+
+/// Checks, before a windowed mode builds its app, that there is a display to open the window
+/// on, so that a machine without one (an SSH session, a server, a container) gets a sentence
+/// saying what to do instead of winit's panic and a backtrace. Only what can be told for sure
+/// is checked: on Linux and the BSDs, that `DISPLAY` or `WAYLAND_DISPLAY` is set and, for a
+/// local X display (`:N`), that its server takes a connection. Other platforms always have one.
+pub(crate) fn needs_display(mode: &str) -> Result<(), ModeError> {
+    let var = |name: &str| std::env::var(name).ok().filter(|v| !v.is_empty());
+    display_problem(
+        cfg!(all(
+            unix,
+            not(target_os = "macos"),
+            not(target_arch = "wasm32")
+        )),
+        var("DISPLAY").as_deref(),
+        var("WAYLAND_DISPLAY")
+            .or_else(|| var("WAYLAND_SOCKET"))
+            .is_some(),
+        x_server_answers,
+    )
+    .map_or(Ok(()), |why| {
+        Err(ModeError::Failed(format!(
+            "murmur {mode} opens a window, and {why}. `murmur headless` flies the flock without \
+             one; `xvfb-run murmur {mode} ...` gives it a virtual display"
+        )))
+    })
+}
+
+/// Whether local X display `n`'s server takes a connection, on its socket file or (Linux, where
+/// a container may see only that) its abstract socket.
+#[cfg(all(unix, not(target_arch = "wasm32")))]
+fn x_server_answers(n: u32) -> bool {
+    use std::os::unix::net::UnixStream;
+    let path = format!("/tmp/.X11-unix/X{n}");
+    if UnixStream::connect(&path).is_ok() {
+        return true;
+    }
+    #[cfg(target_os = "linux")]
+    {
+        use std::os::linux::net::SocketAddrExt;
+        use std::os::unix::net::SocketAddr;
+        if let Ok(addr) = SocketAddr::from_abstract_name(path.as_bytes()) {
+            return UnixStream::connect_addr(&addr).is_ok();
+        }
+    }
+    false
+}
+
+#[cfg(not(all(unix, not(target_arch = "wasm32"))))]
+fn x_server_answers(_: u32) -> bool {
+    true
+}
+
+/// Why no window could open (`None`: nothing known against it). `x_socket(n)` says whether
+/// local X display `n`'s socket exists.
+fn display_problem(
+    checked_platform: bool,
+    display: Option<&str>,
+    wayland: bool,
+    x_socket: impl Fn(u32) -> bool,
+) -> Option<String> {
+    if !checked_platform || wayland {
+        return None;
+    }
+    let Some(display) = display else {
+        return Some("there is no display here (DISPLAY and WAYLAND_DISPLAY are unset)".into());
+    };
+    // ":N", ":N.S" and "unix:N" are local servers with a socket; "host:N" (SSH's forwarding)
+    // is not checked.
+    let local = display
+        .strip_prefix(':')
+        .or_else(|| display.strip_prefix("unix:"))?;
+    let number: u32 = local.split('.').next()?.parse().ok()?;
+    (!x_socket(number)).then(|| format!("no X server answers on DISPLAY={display}"))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::display_problem;
+
+    #[test]
+    fn a_missing_display_is_told_and_a_present_or_unknown_one_is_not() {
+        let socket_of_0 = |n| n == 0;
+        assert!(
+            display_problem(true, None, false, socket_of_0)
+                .unwrap()
+                .contains("unset")
+        );
+        assert!(
+            display_problem(true, Some(":7"), false, socket_of_0)
+                .unwrap()
+                .contains("DISPLAY=:7")
+        );
+        assert!(display_problem(true, Some("unix:7.0"), false, socket_of_0).is_some());
+        assert_eq!(display_problem(true, Some(":0"), false, socket_of_0), None);
+        assert_eq!(
+            display_problem(true, Some(":0.1"), false, socket_of_0),
+            None
+        );
+        assert_eq!(
+            display_problem(true, Some("localhost:10.0"), false, socket_of_0),
+            None
+        );
+        assert_eq!(display_problem(true, None, true, socket_of_0), None);
+        assert_eq!(display_problem(false, None, false, socket_of_0), None);
+    }
+}

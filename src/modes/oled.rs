@@ -33,6 +33,7 @@ struct TheBoard(Entity);
 pub fn run(args: OledArgs) -> Result<(), ModeError> {
     let board = Board::new(args.revision, args.birds as usize, args.seed)
         .map_err(|e| ModeError::Usage(format!("cannot start the board: {e}")))?;
+    super::needs_display("oled")?;
     let scale = args.scale as f32;
     let window = (
         (WIDTH as f32 * scale) as u32,

@@ -106,6 +106,7 @@ pub fn run(args: RecordArgs) -> Result<(), ModeError> {
         )));
     }
     scripted::out_folder_exists(&args.out)?;
+    super::needs_display("record")?;
     let frames = (args.seconds * args.fps as f64).round().max(1.0) as u32;
     let file = std::fs::File::create(&args.out)
         .map_err(|e| ModeError::Failed(format!("cannot write {}: {e}", args.out.display())))?;

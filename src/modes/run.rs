@@ -40,6 +40,7 @@ pub fn run(args: RunArgs) -> Result<(), ModeError> {
     let (settings, warning) = store::saved_settings(storage.as_ref());
     let mut scene = flags::scene_config(&args.scene)?;
     args.board.check(&scene)?;
+    super::needs_display("run")?;
     if let Some(s) = &settings
         && args.scene.chooses_nothing()
         && let Some((p, n, s)) = s.last_flock()

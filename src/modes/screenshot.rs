@@ -89,6 +89,7 @@ pub fn run(args: ScreenshotArgs) -> Result<(), ModeError> {
     // In 3D the zoom brings the orbit camera closer.
     view.distance /= args.zoom;
     scripted::out_folder_exists(&args.out)?;
+    super::needs_display("screenshot")?;
     let _ = std::fs::remove_file(&args.out);
     let mut app = app::build(AppOptions {
         scene,

@@ -98,20 +98,71 @@ fn display() -> Option<Display> {
         else {
             return None; // no Xvfb installed
         };
-        let socket = format!("/tmp/.X11-unix/X{n}");
-        // Up to 20 s: a busy machine starts Xvfb slowly.
-        for _ in 0..400 {
-            if Path::new(&socket).exists() {
-                break;
-            }
-            std::thread::sleep(std::time::Duration::from_millis(50));
-        }
-        return Some(Display {
+        let mut display = Display {
             name,
             server: Some(server),
-        });
+        };
+        if display.came_up(n) {
+            return Some(display);
+        }
+        // This number would not serve (another server took it first, or ours died): dropping
+        // `display` stops ours, and the next number is tried.
     }
     None
+}
+
+impl Display {
+    /// Whether the Xvfb just started for display `n` has opened its socket, waiting up to 20 s
+    /// (a busy machine starts it slowly); `false` as soon as it has exited.
+    fn came_up(&mut self, n: u32) -> bool {
+        let socket = format!("/tmp/.X11-unix/X{n}");
+        let Some(server) = &mut self.server else {
+            return true;
+        };
+        for _ in 0..400 {
+            if Path::new(&socket).exists() {
+                return true;
+            }
+            if let Ok(Some(_)) = server.try_wait() {
+                return false;
+            }
+            std::thread::sleep(Duration::from_millis(50));
+        }
+        false
+    }
+}
+
+/// The X window id of `app`'s main window (named "murmur") on `display`, waiting up to
+/// `limit`. Fails the test with the app's exit status and the end of its log (`log`, where its
+/// stderr goes) when the app exits first or no window shows up in time, so that a failure says
+/// why.
+#[track_caller]
+pub fn main_window(display: &str, app: &mut Child, log: &Path, limit: Duration) -> String {
+    let started = Instant::now();
+    loop {
+        if let Some(window) = xdotool(display, &["search", "--name", "^murmur$"])
+            .and_then(|w| w.lines().next().map(str::to_string))
+        {
+            return window;
+        }
+        let exited = app.try_wait().ok().flatten();
+        if exited.is_some() || started.elapsed() > limit {
+            let said = std::fs::read_to_string(log).unwrap_or_default();
+            let tail: Vec<&str> = said.lines().rev().take(60).collect();
+            let tail: Vec<&str> = tail.into_iter().rev().collect();
+            let what = match exited {
+                Some(status) => format!("the app exited ({status}) before its window opened"),
+                None => format!(
+                    "no window named murmur on {display} after {:.0} s",
+                    started.elapsed().as_secs_f32()
+                ),
+            };
+            let _ = app.kill();
+            let _ = app.wait();
+            panic!("{what}; the end of its log:\n{}", tail.join("\n"));
+        }
+        std::thread::sleep(Duration::from_millis(200));
+    }
 }
 
 /// Held for a whole test: each test starts its own Xvfb on the first free display number, and

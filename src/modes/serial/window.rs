@@ -45,6 +45,7 @@ pub fn run(
         }
         let _ = std::fs::remove_file(out);
     }
+    crate::modes::needs_display("mirror")?;
     let mut app = App::new();
     if let Some((out, frames)) = &capture {
         app.insert_resource(Capture {
