@@ -73,20 +73,20 @@ pub fn run(cli: Cli) -> Result<(), ModeError> {
 /// Checks, before a windowed mode builds its app, that there is a display to open the window
 /// on, so that a machine without one (an SSH session, a server, a container) gets a sentence
 /// saying what to do instead of winit's panic and a backtrace. Only what can be told for sure
-/// is checked: on Linux and the BSDs, that `DISPLAY` or `WAYLAND_DISPLAY` is set and, for a
-/// local X display (`:N`), that its server takes a connection. Other platforms always have one.
+/// is checked: on Linux and the BSDs, where murmur's window talks X11 only (a Wayland desktop
+/// serves it through XWayland), that `DISPLAY` is set and, for a local display (`:N`), that its
+/// server takes a connection. Other platforms always have one.
 pub(crate) fn needs_display(mode: &str) -> Result<(), ModeError> {
-    let var = |name: &str| std::env::var(name).ok().filter(|v| !v.is_empty());
     display_problem(
         cfg!(all(
             unix,
             not(target_os = "macos"),
             not(target_arch = "wasm32")
         )),
-        var("DISPLAY").as_deref(),
-        var("WAYLAND_DISPLAY")
-            .or_else(|| var("WAYLAND_SOCKET"))
-            .is_some(),
+        std::env::var("DISPLAY")
+            .ok()
+            .filter(|v| !v.is_empty())
+            .as_deref(),
         x_server_answers,
     )
     .map_or(Ok(()), |why| {
@@ -122,19 +122,21 @@ fn x_server_answers(_: u32) -> bool {
     true
 }
 
-/// Why no window could open (`None`: nothing known against it). `x_socket(n)` says whether
-/// local X display `n`'s socket exists.
+/// Why no window could open (`None`: nothing known against it). `x_server(n)` says whether
+/// local X display `n`'s server takes a connection.
 fn display_problem(
     checked_platform: bool,
     display: Option<&str>,
-    wayland: bool,
-    x_socket: impl Fn(u32) -> bool,
+    x_server: impl Fn(u32) -> bool,
 ) -> Option<String> {
-    if !checked_platform || wayland {
+    if !checked_platform {
         return None;
     }
     let Some(display) = display else {
-        return Some("there is no display here (DISPLAY and WAYLAND_DISPLAY are unset)".into());
+        return Some(
+            "there is no X display here (DISPLAY is unset; on a Wayland desktop XWayland sets it)"
+                .into(),
+        );
     };
     // ":N", ":N.S" and "unix:N" are local servers with a socket; "host:N" (SSH's forwarding)
     // is not checked.
@@ -142,7 +144,7 @@ fn display_problem(
         .strip_prefix(':')
         .or_else(|| display.strip_prefix("unix:"))?;
     let number: u32 = local.split('.').next()?.parse().ok()?;
-    (!x_socket(number)).then(|| format!("no X server answers on DISPLAY={display}"))
+    (!x_server(number)).then(|| format!("no X server answers on DISPLAY={display}"))
 }
 
 #[cfg(test)]
@@ -151,28 +153,16 @@ mod tests {
 
     #[test]
     fn a_missing_display_is_told_and_a_present_or_unknown_one_is_not() {
-        let socket_of_0 = |n| n == 0;
-        assert!(
-            display_problem(true, None, false, socket_of_0)
-                .unwrap()
-                .contains("unset")
-        );
-        assert!(
-            display_problem(true, Some(":7"), false, socket_of_0)
-                .unwrap()
-                .contains("DISPLAY=:7")
-        );
-        assert!(display_problem(true, Some("unix:7.0"), false, socket_of_0).is_some());
-        assert_eq!(display_problem(true, Some(":0"), false, socket_of_0), None);
-        assert_eq!(
-            display_problem(true, Some(":0.1"), false, socket_of_0),
-            None
-        );
-        assert_eq!(
-            display_problem(true, Some("localhost:10.0"), false, socket_of_0),
-            None
-        );
-        assert_eq!(display_problem(true, None, true, socket_of_0), None);
-        assert_eq!(display_problem(false, None, false, socket_of_0), None);
+        let only_0 = |n| n == 0;
+        let problem = |display| display_problem(true, display, only_0);
+        assert!(problem(None).unwrap().contains("DISPLAY is unset"));
+        assert!(problem(Some(":7")).unwrap().contains("DISPLAY=:7"));
+        assert!(problem(Some("unix:7.0")).is_some());
+        assert_eq!(problem(Some(":0")), None);
+        assert_eq!(problem(Some(":0.1")), None);
+        assert_eq!(problem(Some("unix:0")), None);
+        // Forwarded over SSH: not ours to judge.
+        assert_eq!(problem(Some("localhost:10.0")), None);
+        assert_eq!(display_problem(false, None, only_0), None);
     }
 }
