@@ -40,7 +40,10 @@ patches=()
 for dir in "$work"/murmur_*-[0-9]*/; do
     dir="$(basename "$dir")"
     name="${dir%-*}"
-    if cat "${manifests[@]}" | grep -q "^\[[a-z-]*dependencies\.$name\]"; then
+    # grep reads the files itself: `cat ... | grep -q` under pipefail fails whenever grep
+    # stops at an early match before cat has written everything (cat dies of SIGPIPE), which
+    # dropped a patch at random and failed the check.
+    if grep -q "^\[[a-z-]*dependencies\.$name\]" "${manifests[@]}"; then
         patches+=("$name = { path = \"$dir\" }")
     fi
 done

@@ -7,7 +7,15 @@ set -euo pipefail
 dest="${XDG_CACHE_HOME:-$HOME/.cache}/murmur/qemu"
 qemu="$dest/usr/bin/qemu-system-arm"
 libs="$dest/usr/lib/x86_64-linux-gnu:$dest/lib/x86_64-linux-gnu"
-if [ -x "$qemu" ] && LD_LIBRARY_PATH="$libs" "$qemu" -M help 2>/dev/null | grep -q '^microbit'; then
+# Whether this QEMU has the micro:bit machine. Its list is read whole before grep looks at it:
+# `qemu -M help | grep -q` under pipefail fails when grep stops at the match while QEMU is
+# still writing the rest of the list, line by line, and dies of SIGPIPE.
+has_microbit() {
+    local machines
+    machines="$(LD_LIBRARY_PATH="$libs" "$qemu" -M help 2>/dev/null)" || return 1
+    grep -q '^microbit' <<<"$machines"
+}
+if [ -x "$qemu" ] && has_microbit; then
     echo "$qemu"
     exit 0
 fi
@@ -32,5 +40,5 @@ if [ -n "$missing" ]; then
     echo "$missing" >&2
     exit 1
 fi
-LD_LIBRARY_PATH="$libs" "$qemu" -M help | grep -q '^microbit' || { echo "this QEMU has no microbit machine" >&2; exit 1; }
+has_microbit || { echo "this QEMU has no microbit machine" >&2; exit 1; }
 echo "$qemu"
