@@ -148,8 +148,8 @@ pub fn main_window(display: &str, app: &mut Child, log: &Path, limit: Duration) 
         let exited = app.try_wait().ok().flatten();
         if exited.is_some() || started.elapsed() > limit {
             let said = std::fs::read_to_string(log).unwrap_or_default();
-            let tail: Vec<&str> = said.lines().rev().take(60).collect();
-            let tail: Vec<&str> = tail.into_iter().rev().collect();
+            let lines: Vec<&str> = said.lines().collect();
+            let tail = &lines[lines.len().saturating_sub(60)..];
             let what = match exited {
                 Some(status) => format!("the app exited ({status}) before its window opened"),
                 None => format!(
